@@ -1,0 +1,10 @@
+"""Allows ``python -m mneme_desktop``."""
+
+from __future__ import annotations
+
+import sys
+
+from mneme_desktop.app import main
+
+if __name__ == "__main__":
+    sys.exit(main())

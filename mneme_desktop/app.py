@@ -1,0 +1,179 @@
+"""Entry point: command line, application context, and the main window.
+
+Heavy imports (Qt widgets, pydantic models) happen inside functions so that
+``mneme-desktop --help`` and the batch commands stay quick, and so that the first
+paint of the window does not wait for modules it does not need.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import logging.handlers
+import sys
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+from mneme_desktop import APP_NAME, __version__
+from mneme_desktop.paths import AppPaths
+from mneme_desktop.settings import Settings, load_settings, save_settings
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+log = logging.getLogger("mneme_desktop")
+
+VIEWS = ("sheet", "encounter", "healing")
+
+
+@dataclass
+class AppContext:
+    """Everything the window needs, built once in ``main()`` and passed down (no singletons)."""
+
+    paths: AppPaths
+    settings: Settings
+    smoke_test: bool = False
+    errors: list[str] = field(default_factory=list)
+
+    def save_settings(self) -> None:
+        try:
+            save_settings(self.settings, self.paths.settings_file)
+        except OSError as exc:
+            log.warning("Could not save settings: %s", exc)
+
+    @classmethod
+    def create(cls, paths: AppPaths | None = None, *, smoke_test: bool = False) -> AppContext:
+        paths = (paths or AppPaths.default()).ensure()
+        setup_logging(paths)
+        return cls(paths=paths, settings=load_settings(paths.settings_file), smoke_test=smoke_test)
+
+
+def setup_logging(paths: AppPaths) -> None:
+    root = logging.getLogger("mneme_desktop")
+    if any(getattr(h, "_mneme", False) for h in root.handlers):
+        return
+    try:
+        handler: logging.Handler = logging.handlers.RotatingFileHandler(
+            paths.log_file, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
+    except OSError:
+        handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler._mneme = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mneme-desktop",
+        description=f"{APP_NAME}: campaign, character and encounter manager for Mneme CE.",
+        epilog="Batch commands: 'mneme-desktop import FILE --into CAMPAIGN' and "
+               "'mneme-desktop export CAMPAIGN --format pdf|html|json --out DIR'.",
+    )
+    parser.add_argument("campaign", nargs="?", type=Path,
+                        help="a .mneme campaign to open (default: the last one, or the sample)")
+    parser.add_argument("--smoke-test", action="store_true",
+                        help="open the window, process events and exit 0 (non-zero on error)")
+    parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
+                        help="render the main window offscreen to a PNG and exit")
+    parser.add_argument("--view", choices=VIEWS, default="sheet",
+                        help="the view shown for --screenshot")
+    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
+    return parser
+
+
+def build_import_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mneme-desktop import",
+                                     description="Import a character file into a campaign.")
+    parser.add_argument("source", type=Path, help="a character JSON file (ours or ce-char-1)")
+    parser.add_argument("--into", type=Path, required=True, metavar="CAMPAIGN.mneme")
+    return parser
+
+
+def run_import(argv: Sequence[str]) -> int:
+    args = build_import_parser().parse_args(argv)
+    from mneme_desktop.storage import (
+        CampaignLoadError,
+        CampaignSaveError,
+        CharacterImportError,
+        import_into_campaign,
+    )
+
+    try:
+        character = import_into_campaign(args.source, args.into)
+    except (CampaignLoadError, CampaignSaveError, CharacterImportError) as exc:
+        print(f"mneme-desktop import: {exc}", file=sys.stderr)
+        return 2
+    print(f"Imported {character.name} into {args.into}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "import":
+        return run_import(argv[1:])
+    if argv and argv[0] == "export":
+        from mneme_desktop.export.cli import run_export
+
+        return run_export(argv[1:])
+    args = build_parser().parse_args(argv)
+    return run_gui(args)
+
+
+def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
+    headless = bool(args.smoke_test or args.screenshot)
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APP_NAME)
+    app.setApplicationVersion(__version__)
+    app.setOrganizationName("Mneme")
+    app.setDesktopFileName("mneme-desktop")
+
+    context = AppContext.create(paths, smoke_test=headless)
+    from mneme_desktop.ui.main_window import MainWindow
+
+    window = MainWindow(context)
+    install_exception_hook(context, app, window)
+    if not window.open_initial(args.campaign):
+        return 1 if headless else 0
+    if args.screenshot:
+        return window.save_screenshot(args.screenshot, args.view)
+    window.show()
+    if args.smoke_test:
+        app.processEvents()
+        window.repaint()
+        app.processEvents()
+        ok = not context.errors and window.isVisible()
+        window.discard_and_close()
+        return 0 if ok else 1
+    return app.exec()
+
+
+def install_exception_hook(context: AppContext, app: QApplication, window: object) -> None:
+    """Turn an unhandled exception into a dialog, a log entry and a kept autosave."""
+
+    def hook(exc_type: type[BaseException], exc: BaseException,
+             tb: TracebackType | None) -> None:
+        text = "".join(traceback.format_exception(exc_type, exc, tb))
+        log.error("Unhandled exception:\n%s", text)
+        context.errors.append(text)
+        autosave = getattr(window, "autosave_now", None)
+        if callable(autosave):
+            try:
+                autosave()
+            except Exception:  # the hook must never raise itself
+                log.exception("Autosave after an error failed")
+        if context.smoke_test:
+            print(text, file=sys.stderr)
+            return
+        from mneme_desktop.ui.dialogs.error_dialog import show_error_dialog
+
+        show_error_dialog(window, exc, text, context.paths.log_file)
+
+    sys.excepthook = hook

@@ -1,0 +1,1 @@
+"""ui/widgets layer."""

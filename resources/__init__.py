@@ -1,0 +1,1 @@
+"""Data files shipped with Mneme Desktop (sample campaign, fonts, icons)."""
