@@ -1,0 +1,236 @@
+"""The campaign: everything a referee keeps in one ``.mneme`` file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from mneme_desktop.domain.adversary import AdversaryTemplate
+from mneme_desktop.domain.character import Character, new_id
+from mneme_desktop.domain.encounter import Combatant, Encounter
+from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.rules.wounds import ThresholdBasis
+
+__all__ = [
+    "CAMPAIGN_FORMAT",
+    "SCHEMA_VERSION",
+    "Campaign",
+    "CampaignIntegrityError",
+    "IntegrityProblem",
+    "JournalEntry",
+    "RulesOptions",
+]
+
+CAMPAIGN_FORMAT: Final = "mneme-campaign"
+"""The ``format`` key every campaign file carries, so other JSON is recognised at once."""
+
+SCHEMA_VERSION = 1
+"""The campaign schema this version writes. Older files are migrated on load
+(:mod:`mneme_desktop.storage.migrations`); newer ones are refused."""
+
+FieldPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class IntegrityProblem:
+    """Something wrong between parts of a campaign (a duplicate id, a dangling reference)."""
+
+    path: FieldPath
+    message: str
+
+    @property
+    def where(self) -> str:
+        """``characters[3].id`` - the path as a referee would search the file for it."""
+        text = ""
+        for part in self.path:
+            text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+        return text
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.path else self.message
+
+
+class CampaignIntegrityError(ValueError):
+    """Raised by validation when the parts of a campaign do not fit together."""
+
+    def __init__(self, problems: list[IntegrityProblem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(str(problem) for problem in problems))
+
+
+class JournalEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    id: str = Field(default_factory=new_id, min_length=1, max_length=64)
+    game_time: GameTime = Field(default_factory=GameTime)
+    title: str = Field(default="", max_length=500)
+    text: str = ""
+
+
+class RulesOptions(BaseModel):
+    """Where the chapters allow two readings, the campaign records which one it plays."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    threshold_basis: ThresholdBasis = Field(
+        default=ThresholdBasis.HP_FRACTIONS,
+        description="Seriously/critically wounded from HP thirds, or from the best physical "
+        "characteristic",
+    )
+
+
+class Campaign(BaseModel):
+    """A whole campaign. Ids are unique within their list and every reference resolves."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    format: Literal["mneme-campaign"] = CAMPAIGN_FORMAT
+    schema_version: int = Field(
+        default=SCHEMA_VERSION, ge=SCHEMA_VERSION, le=SCHEMA_VERSION, strict=True
+    )
+    id: str = Field(default_factory=new_id, min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=200)
+    game_time: GameTime = Field(default_factory=GameTime)
+    rules_options: RulesOptions = Field(default_factory=RulesOptions)
+    characters: list[Character] = Field(default_factory=list)
+    adversary_library: list[AdversaryTemplate] = Field(default_factory=list)
+    encounters: list[Encounter] = Field(default_factory=list)
+    journal: list[JournalEntry] = Field(default_factory=list)
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _parts_fit_together(self) -> Campaign:
+        problems = self.integrity_problems()
+        if problems:
+            raise CampaignIntegrityError(problems)
+        return self
+
+    # --- integrity ---------------------------------------------------------------------
+
+    def integrity_problems(self) -> list[IntegrityProblem]:
+        """Duplicate ids and references to things that are not there, each with its path."""
+        problems: list[IntegrityProblem] = []
+        problems += _duplicates("characters", (c.id for c in self.characters))
+        problems += _duplicates("adversary_library", (t.id for t in self.adversary_library))
+        problems += _duplicates("encounters", (e.id for e in self.encounters))
+        problems += _duplicates("journal", (j.id for j in self.journal))
+        character_ids = {c.id for c in self.characters}
+        for e_index, encounter in enumerate(self.encounters):
+            base: FieldPath = ("encounters", e_index, "combatants")
+            problems += _duplicates(base, (c.id for c in encounter.combatants))
+            combatant_ids = {c.id for c in encounter.combatants}
+            for c_index, combatant in enumerate(encounter.combatants):
+                here = (*base, c_index)
+                if combatant.character_id is not None and combatant.character_id not in (
+                    character_ids
+                ):
+                    problems.append(
+                        IntegrityProblem(
+                            (*here, "character_id"),
+                            f"no character with id {combatant.character_id!r} in this campaign",
+                        )
+                    )
+                if combatant.aim_target_id is not None and combatant.aim_target_id not in (
+                    combatant_ids
+                ):
+                    problems.append(
+                        IntegrityProblem(
+                            (*here, "aim_target_id"),
+                            f"no combatant with id {combatant.aim_target_id!r} in this encounter",
+                        )
+                    )
+        return problems
+
+    # --- lookups -----------------------------------------------------------------------
+
+    def find_character(self, character_id: str) -> Character | None:
+        return next((c for c in self.characters if c.id == character_id), None)
+
+    def character(self, character_id: str) -> Character:
+        found = self.find_character(character_id)
+        if found is None:
+            raise KeyError(f"no character {character_id!r} in campaign {self.name!r}")
+        return found
+
+    def find_template(self, template_id: str) -> AdversaryTemplate | None:
+        return next((t for t in self.adversary_library if t.id == template_id), None)
+
+    def template(self, template_id: str) -> AdversaryTemplate:
+        found = self.find_template(template_id)
+        if found is None:
+            raise KeyError(f"no adversary template {template_id!r} in campaign {self.name!r}")
+        return found
+
+    def find_encounter(self, encounter_id: str) -> Encounter | None:
+        return next((e for e in self.encounters if e.id == encounter_id), None)
+
+    def encounter(self, encounter_id: str) -> Encounter:
+        found = self.find_encounter(encounter_id)
+        if found is None:
+            raise KeyError(f"no encounter {encounter_id!r} in campaign {self.name!r}")
+        return found
+
+    def combatant_character(self, combatant: Combatant) -> Character:
+        """The character sheet a combatant fights with: its instance, or the referenced PC/NPC."""
+        if combatant.instance is not None:
+            return combatant.instance
+        assert combatant.character_id is not None  # guaranteed by Combatant validation
+        return self.character(combatant.character_id)
+
+    # --- editing that keeps references whole --------------------------------------------
+
+    def add_character(self, character: Character) -> Character:
+        """Append a character, giving it a new id if this campaign already uses its id."""
+        if self.find_character(character.id) is not None:
+            character.id = new_id()
+        self.characters.append(character)
+        return character
+
+    def remove_character(self, character_id: str) -> Character:
+        """Remove a character and take it out of every encounter it was in."""
+        character = self.character(character_id)
+        for encounter in self.encounters:
+            for combatant in [c for c in encounter.combatants if c.character_id == character_id]:
+                encounter.remove_combatant(combatant.id)
+        self.characters = [c for c in self.characters if c is not character]
+        return character
+
+    def advance_time(
+        self,
+        *,
+        rounds: int = 0,
+        seconds: int = 0,
+        minutes: int = 0,
+        hours: int = 0,
+        days: int = 0,
+    ) -> GameTime:
+        self.game_time = self.game_time.advance(
+            rounds=rounds, seconds=seconds, minutes=minutes, hours=hours, days=days
+        )
+        return self.game_time
+
+    def all_characters(self) -> Iterator[Character]:
+        """Every character sheet in the campaign, including adversary instances in encounters."""
+        yield from self.characters
+        for encounter in self.encounters:
+            for combatant in encounter.combatants:
+                if combatant.instance is not None:
+                    yield combatant.instance
+
+
+def _duplicates(where: str | FieldPath, ids: Iterable[str]) -> list[IntegrityProblem]:
+    base: FieldPath = (where,) if isinstance(where, str) else where
+    seen: dict[str, int] = {}
+    problems: list[IntegrityProblem] = []
+    for index, item_id in enumerate(ids):
+        if item_id in seen:
+            first = IntegrityProblem((*base, seen[item_id]), "").where
+            problems.append(
+                IntegrityProblem((*base, index, "id"), f"duplicate id {item_id!r} (also {first})")
+            )
+        else:
+            seen[item_id] = index
+    return problems

@@ -1,0 +1,295 @@
+"""Encounters: who is fighting, in what order, what each has spent this round, and the log.
+
+Player characters and NPCs take part by reference to the campaign's characters (damage
+they take stays on their sheet); adversaries are embedded instances made from templates.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from mneme_desktop.domain.adversary import AdversaryTemplate
+from mneme_desktop.domain.character import Character, new_id
+from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.rules.actions import (
+    MINOR_ACTIONS_PER_ROUND,
+    ActionKind,
+    ExtendedAction,
+    Stance,
+)
+from mneme_desktop.rules.checks import CoverLevel
+
+__all__ = [
+    "Combatant",
+    "Encounter",
+    "EncounterLogEntry",
+    "ExtendedTask",
+    "Side",
+]
+
+_MODEL = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Side(StrEnum):
+    PLAYERS = "players"
+    ENEMIES = "enemies"
+    NEUTRAL = "neutral"
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+class ExtendedTask(BaseModel):
+    """A full action spread over several rounds (first aid, hacking a lock), with its progress."""
+
+    model_config = _MODEL
+
+    description: str = Field(min_length=1, max_length=500)
+    total_rounds: int = Field(ge=1)
+    remaining_rounds: int = Field(ge=0)
+    rounds_taken: int = Field(default=0, ge=0)
+    target_id: str | None = Field(default=None, description="Combatant the task is done to")
+    first_aid: bool = Field(
+        default=False, description="First aid: completing it heals and stops bleeding"
+    )
+
+    @model_validator(mode="after")
+    def _remaining_within_total(self) -> ExtendedTask:
+        if self.remaining_rounds > self.total_rounds:
+            raise ValueError(
+                f"remaining rounds ({self.remaining_rounds}) cannot exceed "
+                f"total rounds ({self.total_rounds})"
+            )
+        return self
+
+    def to_rules(self) -> ExtendedAction:
+        return ExtendedAction(self.total_rounds, self.remaining_rounds, self.rounds_taken)
+
+    @classmethod
+    def from_rules(cls, description: str, action: ExtendedAction) -> ExtendedTask:
+        return cls(
+            description=description,
+            total_rounds=action.total_rounds,
+            remaining_rounds=action.remaining_rounds,
+            rounds_taken=action.rounds_taken,
+        )
+
+
+class Combatant(BaseModel):
+    """One participant: either a campaign character (by id) or an embedded adversary instance."""
+
+    model_config = _MODEL
+
+    id: str = Field(default_factory=new_id, min_length=1, max_length=64)
+    character_id: str | None = None
+    instance: Character | None = None
+    side: Side = Side.ENEMIES
+    initiative: int | None = None
+    initiative_dice: list[int] = Field(default_factory=list, description="Dice shown when rolled")
+    delayed: bool = False
+    actions_spent: int = Field(default=0, ge=0, le=MINOR_ACTIONS_PER_ROUND)
+    aim: int = Field(default=0, ge=0, description="Aim bonus built up for the next attack")
+    aim_target_id: str | None = None
+    stance: Stance = Stance.STANDING
+    cover: CoverLevel = CoverLevel.NONE
+    extended_task: ExtendedTask | None = None
+    out_of_fight: bool = Field(default=False, description="Fled, surrendered or removed")
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Combatant:
+        if (self.character_id is None) == (self.instance is None):
+            raise ValueError(
+                "a combatant needs exactly one of character_id (a campaign character) "
+                "or instance (an adversary made from a template)"
+            )
+        return self
+
+    @property
+    def actions_left(self) -> int:
+        return MINOR_ACTIONS_PER_ROUND - self.actions_spent
+
+
+class EncounterLogEntry(BaseModel):
+    """One resolved action, kept structured so the log can be filtered, replayed and exported."""
+
+    model_config = _MODEL
+
+    id: str = Field(default_factory=new_id, min_length=1, max_length=64)
+    round: int = Field(default=0, ge=0)
+    at: GameTime | None = None
+    actor_id: str | None = None
+    actor: str = ""
+    action: str = ""
+    action_kind: ActionKind | None = None
+    target_id: str | None = None
+    target: str = ""
+    dice: list[int] = Field(default_factory=list)
+    modifier: int = 0
+    difficulty: int | None = None
+    effect: int | None = None
+    damage: list[int] = Field(default_factory=list, description="Damage of each damage roll")
+    state_changes: list[str] = Field(default_factory=list)
+    text: str = ""
+
+
+class Encounter(BaseModel):
+    """A fight (or any timed scene): combatants, initiative, round, whose turn, and the log.
+
+    ``round`` is 0 while the encounter is being set up; ``turn_index`` points into
+    :meth:`initiative_order`.
+    """
+
+    model_config = _MODEL
+
+    id: str = Field(default_factory=new_id, min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=200)
+    location: str = ""
+    notes: str = ""
+    round: int = Field(default=0, ge=0)
+    turn_index: int = Field(default=0, ge=0)
+    combatants: list[Combatant] = Field(default_factory=list)
+    log: list[EncounterLogEntry] = Field(default_factory=list)
+    started_at: GameTime | None = None
+    ended: bool = False
+
+    # --- lookups -----------------------------------------------------------------------
+
+    def find_combatant(self, combatant_id: str) -> Combatant | None:
+        return next((c for c in self.combatants if c.id == combatant_id), None)
+
+    def combatant(self, combatant_id: str) -> Combatant:
+        found = self.find_combatant(combatant_id)
+        if found is None:
+            raise KeyError(f"no combatant {combatant_id!r} in encounter {self.name!r}")
+        return found
+
+    # --- building ----------------------------------------------------------------------
+
+    def add_character(self, character: Character, side: Side = Side.PLAYERS) -> Combatant:
+        """Bring a campaign character in by reference."""
+        combatant = Combatant(character_id=character.id, side=side)
+        self.combatants.append(combatant)
+        return combatant
+
+    def next_instance_number(self, template: AdversaryTemplate) -> int:
+        """The number after the highest "Raider N" already here (removed ones count too)."""
+        pattern = re.compile(rf"^{re.escape(template.name)} (\d+)$")
+        highest = 0
+        for combatant in self.combatants:
+            if combatant.instance is None:
+                continue
+            match = pattern.match(combatant.instance.name)
+            if match:
+                highest = max(highest, int(match.group(1)))
+        return highest + 1
+
+    def add_from_template(
+        self, template: AdversaryTemplate, count: int = 1, side: Side = Side.ENEMIES
+    ) -> list[Combatant]:
+        """Add ``count`` numbered instances ("Raider 1".."Raider N"), continuing the numbering."""
+        if count < 1:
+            raise ValueError(f"add at least one adversary, not {count}")
+        first = self.next_instance_number(template)
+        added = [
+            Combatant(instance=template.make_instance(first + offset), side=side)
+            for offset in range(count)
+        ]
+        self.combatants.extend(added)
+        return added
+
+    def remove_combatant(self, combatant_id: str) -> Combatant:
+        """Take a combatant out; anyone aiming at them loses the aim target."""
+        combatant = self.combatant(combatant_id)
+        order = self.initiative_order()
+        current = self.current_combatant
+        self.combatants = [c for c in self.combatants if c is not combatant]
+        for other in self.combatants:
+            if other.aim_target_id == combatant_id:
+                other.aim_target_id = None
+                other.aim = 0
+        if current is not None:
+            index = next((i for i, c in enumerate(order) if c is combatant), None)
+            if index is not None and index < self.turn_index:
+                self.turn_index -= 1
+            self._clamp_turn()
+        return combatant
+
+    # --- initiative and turns ----------------------------------------------------------
+
+    def initiative_order(self) -> list[Combatant]:
+        """Combatants still fighting, highest initiative first (Ch.6: "descending order").
+
+        Ties keep the order they were added in; combatants without initiative act last.
+        """
+        active = [c for c in self.combatants if not c.out_of_fight]
+        return sorted(
+            active,
+            key=lambda c: (c.initiative is None, -(c.initiative or 0)),
+        )
+
+    @property
+    def started(self) -> bool:
+        return self.round > 0
+
+    @property
+    def current_combatant(self) -> Combatant | None:
+        """Whose turn it is, or None before the start, after the end, or with nobody left."""
+        if not self.started or self.ended:
+            return None
+        order = self.initiative_order()
+        if not order:
+            return None
+        return order[min(self.turn_index, len(order) - 1)]
+
+    def start(self, at: GameTime | None = None) -> None:
+        """Round 1 begins with the highest initiative."""
+        self.round = 1
+        self.turn_index = 0
+        self.ended = False
+        self.started_at = at
+        for combatant in self.combatants:
+            combatant.actions_spent = 0
+            combatant.delayed = False
+
+    def next_turn(self) -> bool:
+        """Move to the next combatant; returns True when that begins a new round.
+
+        A new round gives everyone back their three minor actions; aim is kept, as it
+        builds up over rounds.
+        """
+        if not self.started:
+            raise ValueError("the encounter has not started")
+        if self.ended:
+            raise ValueError("the encounter has ended")
+        count = len(self.initiative_order())
+        if self.turn_index + 1 < count:
+            self.turn_index += 1
+            return False
+        self.round += 1
+        self.turn_index = 0
+        for combatant in self.combatants:
+            combatant.actions_spent = 0
+            combatant.delayed = False
+        return True
+
+    def end(self) -> None:
+        self.ended = True
+
+    def _clamp_turn(self) -> None:
+        count = len(self.initiative_order())
+        if self.turn_index >= count:
+            self.turn_index = max(0, count - 1)
+
+    # --- log ---------------------------------------------------------------------------
+
+    def add_log(self, entry: EncounterLogEntry) -> EncounterLogEntry:
+        """Append an entry; its round is this encounter's current round unless set."""
+        if entry.round == 0 and self.round:
+            entry.round = self.round
+        self.log.append(entry)
+        return entry

@@ -1,0 +1,184 @@
+"""Opening and saving ``.mneme`` campaign files.
+
+Loading never writes: a file that fails to load is left exactly as it was. Saving checks
+that the bytes it is about to write open again, refuses to overwrite a file changed by
+someone else since it was opened (when given the hash it was opened with), and replaces
+the file atomically with rotating backups.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from mneme_desktop.domain.campaign import Campaign
+from mneme_desktop.storage.atomic import atomic_write
+from mneme_desktop.storage.codec import (
+    MAX_CAMPAIGN_BYTES,
+    _too_big,
+    campaign_from_json,
+    campaign_to_json,
+    verify_campaign_bytes,
+)
+from mneme_desktop.storage.errors import CampaignLoadError, CampaignSaveError, FileChangedError
+from mneme_desktop.storage.migrations import MIGRATIONS, MigrationRegistry
+
+__all__ = [
+    "DEFAULT_BACKUPS",
+    "LoadedCampaign",
+    "content_hash",
+    "file_hash",
+    "load_campaign",
+    "load_campaign_file",
+    "read_limited",
+    "save_campaign",
+]
+
+DEFAULT_BACKUPS = 5
+
+
+def content_hash(data: bytes) -> str:
+    """SHA-256 of a file's bytes, as hex: how a save tells whether the file changed."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_hash(path: Path) -> str | None:
+    """Hash of the file now on disk, or None if there is none."""
+    try:
+        return content_hash(Path(path).read_bytes())
+    except FileNotFoundError:
+        return None
+
+
+@dataclass(frozen=True)
+class LoadedCampaign:
+    """A campaign with what a later save needs to know about the file it came from."""
+
+    campaign: Campaign
+    path: Path
+    content_hash: str
+    size: int
+
+
+def read_limited(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of ``path`` if it is a readable file of at most ``limit`` bytes.
+
+    Raises CampaignLoadError with a referee-readable reason otherwise.
+    """
+    name = f"'{path.name}'"
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > limit:
+                raise CampaignLoadError(
+                    f"{name} cannot be opened as a {what}: {_too_big(size)}", path=path
+                )
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise CampaignLoadError(
+            f"{name} cannot be opened: there is no such file.", path=path
+        ) from None
+    except IsADirectoryError:
+        raise CampaignLoadError(f"{name} is a folder, not a {what} file.", path=path) from None
+    except PermissionError:
+        raise CampaignLoadError(
+            f"{name} cannot be opened: you do not have permission to read it.", path=path
+        ) from None
+    except OSError as exc:
+        raise CampaignLoadError(
+            f"{name} cannot be opened: {exc.strerror or exc}.", path=path
+        ) from None
+    if len(data) > limit:
+        raise CampaignLoadError(f"{name} cannot be opened as a {what}: {_too_big(len(data))}")
+    return data
+
+
+def load_campaign_file(
+    path: Path | str, *, registry: MigrationRegistry = MIGRATIONS
+) -> LoadedCampaign:
+    """Open a campaign and remember the hash of the bytes it came from."""
+    file_path = Path(path)
+    data = read_limited(file_path, MAX_CAMPAIGN_BYTES, "campaign")
+    campaign = campaign_from_json(data, source=file_path, registry=registry)
+    return LoadedCampaign(campaign, file_path, content_hash(data), len(data))
+
+
+def load_campaign(path: Path | str) -> Campaign:
+    """Open a ``.mneme`` file. Raises CampaignLoadError (never anything else) if it is not a
+    campaign this version can open; the file is never modified."""
+    return load_campaign_file(path).campaign
+
+
+_SAVE_REASONS = {
+    # EDQUOT first: where it does not exist it falls back to ENOSPC, which the next line sets.
+    getattr(errno, "EDQUOT", errno.ENOSPC): "your disk quota is used up. Free some space, or "
+    "save to another drive.",
+    errno.ENOSPC: "the disk is full. Free some space, or save to another drive.",
+    errno.EROFS: "the drive is read-only. Save to another folder.",
+    errno.EACCES: "permission denied: the folder is read-only, or another program is holding "
+    "the file. Close that program or save to another folder.",
+    errno.EPERM: "the operation is not permitted: the folder or file is protected. Save to "
+    "another folder.",
+    errno.ENOENT: "the folder does not exist (was a drive unplugged?). Save to another folder.",
+    errno.ENAMETOOLONG: "the file name is too long. Choose a shorter name.",
+}
+
+
+def save_error(path: Path, exc: OSError) -> CampaignSaveError:
+    """An OSError from writing ``path`` as a message the referee can act on."""
+    reason = _SAVE_REASONS.get(exc.errno or -1)
+    if reason is None:
+        reason = f"{exc.strerror or exc}."
+    return CampaignSaveError(
+        f"Could not save '{path.name}' in {path.parent}: {reason} "
+        "The previous version of the file is unchanged.",
+        path=path,
+    )
+
+
+def save_campaign(
+    campaign: Campaign,
+    path: Path | str,
+    *,
+    backups: int = DEFAULT_BACKUPS,
+    expected_hash: str | None = None,
+) -> str:
+    """Write ``campaign`` to ``path`` atomically; returns the hash of the bytes written.
+
+    ``expected_hash`` is the hash the file had when it was opened (or last saved): if the
+    file on disk now differs, FileChangedError is raised and nothing is written. A missing
+    file is not a change (there is nothing to overwrite). ``backups`` previous versions are
+    kept beside the file as ``name.bak1`` (newest) .. ``name.bakN``.
+    """
+    file_path = Path(path)
+    if backups < 0:
+        raise ValueError(f"backups cannot be negative, got {backups}")
+    data = campaign_to_json(campaign)
+    verify_campaign_bytes(data, file_path.name)
+    if expected_hash is not None:
+        try:
+            current = file_hash(file_path)
+        except OSError as exc:
+            raise save_error(file_path, exc) from exc
+        if current is not None and current != expected_hash:
+            raise FileChangedError(
+                f"'{file_path.name}' was changed by another program since it was opened "
+                "(a sync client, another copy of Mneme Desktop, an editor). Saving now would "
+                "overwrite those changes. Save under another name, or reopen the file.",
+                path=file_path,
+                expected=expected_hash,
+                actual=current,
+            )
+    if not file_path.parent.is_dir():
+        raise CampaignSaveError(
+            f"Could not save '{file_path.name}': the folder {file_path.parent} does not exist.",
+            path=file_path,
+        )
+    try:
+        atomic_write(file_path, data, backups=backups)
+    except OSError as exc:
+        raise save_error(file_path, exc) from exc
+    return content_hash(data)

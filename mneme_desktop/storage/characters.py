@@ -1,0 +1,373 @@
+"""Characters in and out: our own export format, and CE CharacterGen's ``ce-char-1``.
+
+A Mneme character export is ``{"format": "mneme-character", "schema_version": N,
+"exported_by": ..., "character": {...}}``; the character inside has exactly the shape it
+has in a campaign of that schema, so older exports are upgraded by the campaign
+migrations. CE CharacterGen (the Game in the Brain generator) exports ``ce-char-1``;
+its characteristics and skills are taken over and the rest of its story goes into the
+notes. Its derived block (hit points, ...) is ignored: Mneme computes its own.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from mneme_desktop import APP_NAME, __version__
+from mneme_desktop.domain.campaign import CAMPAIGN_FORMAT, SCHEMA_VERSION
+from mneme_desktop.domain.character import (
+    MAX_CHARACTERISTIC,
+    MAX_SKILL_LEVEL,
+    Character,
+    Characteristics,
+    CharacterKind,
+    Skill,
+)
+from mneme_desktop.storage.atomic import atomic_write
+from mneme_desktop.storage.campaign_file import (
+    DEFAULT_BACKUPS,
+    load_campaign_file,
+    read_limited,
+    save_campaign,
+    save_error,
+)
+from mneme_desktop.storage.codec import CHARACTER_FORMAT, DocumentError, parse_json_document
+from mneme_desktop.storage.diagnostics import summarise, validation_problems
+from mneme_desktop.storage.errors import CampaignLoadError, CharacterImportError
+from mneme_desktop.storage.lock import CampaignLock, LockedError
+from mneme_desktop.storage.migrations import MIGRATIONS, MigrationStepError
+
+__all__ = [
+    "CE_FORMAT",
+    "MAX_CHARACTER_BYTES",
+    "character_from_document",
+    "character_to_json",
+    "export_character",
+    "import_character",
+    "import_into_campaign",
+    "readable_name",
+]
+
+CE_FORMAT = "ce-char-1"
+MAX_CHARACTER_BYTES = 16 * 1024 * 1024
+"""Largest character file read (16 MiB; a portrait is at most 2 MiB)."""
+
+
+# --- our format ----------------------------------------------------------------------------
+
+
+def character_to_json(character: Character) -> bytes:
+    """A character as a standalone, versioned JSON document."""
+    document = {
+        "format": CHARACTER_FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "exported_by": f"{APP_NAME} {__version__}",
+        "character": character.model_dump(mode="json"),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8") + b"\n"
+
+
+def export_character(character: Character, path: Path | str) -> None:
+    """Write one character to ``path`` (atomically) for import into another campaign."""
+    file_path = Path(path)
+    try:
+        atomic_write(file_path, character_to_json(character))
+    except OSError as exc:
+        raise save_error(file_path, exc) from exc
+
+
+def _fail(path: Path | None, reason: str) -> NoReturn:
+    name = f"'{path.name}'" if path is not None else "The data"
+    raise CharacterImportError(f"{name} cannot be imported as a character: {reason}", path=path)
+
+
+def _fail_validation(path: Path | None, exc: ValidationError, text: str | None) -> NoReturn:
+    problems = validation_problems(exc, text)
+    _fail(path, f"some values are not valid:\n{summarise(problems)}")
+
+
+def _from_mneme(document: dict[str, Any], text: str, path: Path | None) -> Character:
+    version = document.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        _fail(path, "its schema_version is missing or not a whole number")
+    if version > SCHEMA_VERSION:
+        _fail(
+            path,
+            f"it was exported by a newer version of Mneme Desktop (schema {version}; this "
+            f"version reads up to {SCHEMA_VERSION}). Update Mneme Desktop to import it.",
+        )
+    raw = document.get("character")
+    if not isinstance(raw, dict):
+        _fail(path, "it has no character in it")
+    if version < SCHEMA_VERSION:
+        wrapper = {
+            "format": CAMPAIGN_FORMAT,
+            "schema_version": version,
+            "name": "Imported character",
+            "characters": [raw],
+        }
+        try:
+            upgraded = MIGRATIONS.migrate(wrapper, version, SCHEMA_VERSION)
+            raw = upgraded["characters"][0]
+        except (MigrationStepError, KeyError, IndexError, TypeError) as exc:
+            _fail(path, f"it uses schema {version}, which cannot be upgraded: {exc}")
+        text_for_lines = None
+    else:
+        text_for_lines = text
+    try:
+        return Character.model_validate(raw)
+    except ValidationError as exc:
+        problems = validation_problems(exc, text_for_lines, prefix=("character",))
+        _fail(path, f"some values are not valid:\n{summarise(problems)}")
+
+
+# --- CE CharacterGen ce-char-1 -------------------------------------------------------------
+
+_SMALL_WORDS = frozenset({"a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to"})
+
+
+def readable_name(identifier: str) -> str:
+    """"gun_combat" -> "Gun Combat", "sleight_of_hand" -> "Sleight of Hand"."""
+    words = identifier.replace("-", " ").replace("_", " ").split()
+    return " ".join(
+        word if (word.isupper() and len(word) > 1)
+        else (word.lower() if index and word.lower() in _SMALL_WORDS else word.capitalize())
+        for index, word in enumerate(words)
+    )
+
+
+_CeLevel = Annotated[int, Field(ge=0, le=MAX_SKILL_LEVEL)]
+_CeValue = Annotated[int, Field(ge=0, le=MAX_CHARACTERISTIC)]
+
+
+class _CeModel(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class _CeAbilities(_CeModel):
+    strength: _CeValue = Field(alias="str")
+    dexterity: _CeValue = Field(alias="dex")
+    endurance: _CeValue = Field(alias="end")
+    intelligence: _CeValue = Field(alias="int")
+    education: _CeValue = Field(alias="edu")
+    social_standing: _CeValue = Field(alias="soc")
+
+
+class _CeCareer(_CeModel):
+    career_id: str
+    term: int | None = None
+    start_age: int | None = None
+    survived: bool | None = None
+    mishap: str | None = None
+    advanced: bool | None = None
+    rank: int | None = None
+    event: str | None = None
+    skills_gained: list[str] = Field(default_factory=list)
+
+
+class _CeAsset(_CeModel):
+    type: str
+    amount: int | float | None = None
+    description: str | None = None
+
+
+class _CeCharacter(_CeModel):
+    name: str = ""
+    species_id: str | None = None
+    abilities: _CeAbilities
+    supernatural: int | None = None
+    hero_coins: int | None = None
+    background_id: str | None = None
+    background_skill: str | None = None
+    careers: list[_CeCareer] = Field(default_factory=list)
+    skills: dict[str, _CeLevel] = Field(default_factory=dict)
+    equipment: list[Any] = Field(default_factory=list)
+    assets: list[_CeAsset] = Field(default_factory=list)
+    connections: list[Any] = Field(default_factory=list)
+    age: int | None = None
+    total_terms: int | None = None
+
+
+class _CeFile(_CeModel):
+    format: str
+    created: str | None = None
+    character: _CeCharacter
+
+
+def _item_text(item: Any) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, dict):
+        name = item.get("name") or item.get("type") or item.get("description")
+        rest = [f"{k}: {v}" for k, v in item.items() if v not in (None, "") and v != name]
+        label = readable_name(str(name)) if name else "Item"
+        return f"{label} ({', '.join(rest)})" if rest else label
+    return json.dumps(item, ensure_ascii=False)
+
+
+def _asset_text(asset: _CeAsset) -> str:
+    label = readable_name(asset.type)
+    parts = []
+    if asset.amount is not None:
+        parts.append(f"{asset.amount:,}")
+    if asset.description:
+        parts.append(asset.description)
+    return f"{label}: {', '.join(parts)}" if parts else label
+
+
+def _career_text(career: _CeCareer) -> str:
+    head = readable_name(career.career_id)
+    if career.term is not None:
+        head += f", term {career.term}"
+    if career.start_age is not None:
+        head += f" (from age {career.start_age})"
+    details = []
+    if career.rank is not None:
+        details.append(f"rank {career.rank}")
+    if career.advanced:
+        details.append("advanced")
+    if career.event:
+        details.append(career.event)
+    if career.mishap:
+        details.append(f"mishap: {career.mishap}")
+    elif career.survived is False:
+        details.append("did not survive the term")
+    if career.skills_gained:
+        details.append("skills " + ", ".join(readable_name(s) for s in career.skills_gained))
+    return f"{head}: {'; '.join(details)}" if details else head
+
+
+def _ce_notes(ce: _CeCharacter, created: str | None) -> str:
+    when = ""
+    if created and len(created) == 8 and created.isdigit():
+        when = f", created {created[:4]}-{created[4:6]}-{created[6:]}"
+    elif created:
+        when = f", created {created}"
+    lines = [f"Imported from CE CharacterGen (ce-char-1{when})."]
+    if ce.species_id:
+        lines.append(f"Species: {readable_name(ce.species_id)}")
+    if ce.age is not None:
+        lines.append(f"Age: {ce.age}")
+    if ce.background_id:
+        background = readable_name(ce.background_id)
+        if ce.background_skill:
+            background += f" (background skill: {readable_name(ce.background_skill)})"
+        lines.append(f"Background: {background}")
+    if ce.careers:
+        terms = f" ({ce.total_terms} terms)" if ce.total_terms is not None else ""
+        lines.append(f"Careers{terms}:")
+        lines.extend(f"- {_career_text(career)}" for career in ce.careers)
+    if ce.assets:
+        lines.append("Assets:")
+        lines.extend(f"- {_asset_text(asset)}" for asset in ce.assets)
+    if ce.equipment:
+        lines.append("Equipment:")
+        lines.extend(f"- {_item_text(item)}" for item in ce.equipment)
+    if ce.connections:
+        lines.append("Connections:")
+        lines.extend(f"- {_item_text(item)}" for item in ce.connections)
+    extras = []
+    if ce.hero_coins is not None:
+        extras.append(f"hero coins {ce.hero_coins}")
+    if ce.supernatural is not None:
+        extras.append(f"supernatural {ce.supernatural}")
+    if extras:
+        lines.append("CE CharacterGen: " + ", ".join(extras))
+    return "\n".join(lines)
+
+
+def _from_ce(document: dict[str, Any], text: str, path: Path | None) -> Character:
+    try:
+        parsed = _CeFile.model_validate(document)
+    except ValidationError as exc:
+        _fail_validation(path, exc, text)
+    ce = parsed.character
+    a = ce.abilities
+    name = ce.name.strip() or (path.stem if path is not None else "") or "Imported character"
+    try:
+        skills = [
+            Skill(name=readable_name(skill_id) or skill_id, level=level)
+            for skill_id, level in ce.skills.items()
+        ]
+        return Character(
+            name=name[:200],
+            kind=CharacterKind.PLAYER,
+            characteristics=Characteristics.of(
+                a.strength, a.dexterity, a.endurance, a.intelligence, a.education,
+                a.social_standing,
+            ),
+            skills=skills,
+            notes=_ce_notes(ce, parsed.created),
+        )
+    except ValidationError as exc:
+        _fail_validation(path, exc, None)
+
+
+# --- detection -----------------------------------------------------------------------------
+
+
+def character_from_document(data: bytes, path: Path | None = None) -> Character:
+    """A character from the bytes of an export in any supported format (detected here)."""
+    try:
+        document = parse_json_document(data, "character")
+    except DocumentError as exc:
+        _fail(path, exc.reason)
+    text = data.decode("utf-8").removeprefix("\ufeff")
+    if not isinstance(document, dict):
+        _fail(path, "it is not a JSON object, so it is neither format Mneme Desktop imports")
+    file_format = document.get("format")
+    if file_format == CHARACTER_FORMAT:
+        return _from_mneme(document, text, path)
+    if file_format == CE_FORMAT:
+        return _from_ce(document, text, path)
+    if file_format == CAMPAIGN_FORMAT:
+        _fail(path, "it is a whole campaign; open it with File > Open instead")
+    found = f" (its format is {json.dumps(file_format)[:60]})" if file_format is not None else ""
+    _fail(
+        path,
+        "it is not a format Mneme Desktop knows. Supported: a Mneme Desktop character export "
+        f'("format": "{CHARACTER_FORMAT}") or a CE CharacterGen export ("format": '
+        f'"{CE_FORMAT}"){found}.',
+    )
+
+
+def import_character(path: Path | str) -> Character:
+    """Read a character from a Mneme export or a CE CharacterGen ``ce-char-1`` file.
+
+    The format is detected from the file; anything else raises CharacterImportError.
+    """
+    file_path = Path(path)
+    try:
+        data = read_limited(file_path, MAX_CHARACTER_BYTES, "character")
+    except CampaignLoadError as exc:
+        raise CharacterImportError(str(exc), path=file_path) from None
+    return character_from_document(data, file_path)
+
+
+def import_into_campaign(
+    source: Path | str,
+    campaign_path: Path | str,
+    backups: int = DEFAULT_BACKUPS,
+    *,
+    lock_dir: Path | None = None,
+) -> Character:
+    """Import a character file into a campaign file and save it (atomically, with backups).
+
+    With ``lock_dir``, refuses (LockedError) while the campaign is open in the app. The
+    character gets a new id if the campaign already has one with its id.
+    """
+    character = import_character(source)
+    if lock_dir is not None:
+        lock = CampaignLock(campaign_path, lock_dir)
+        holder = lock.live_holder()
+        if holder is not None:
+            raise LockedError(Path(campaign_path), holder)
+    loaded = load_campaign_file(campaign_path)
+    added = loaded.campaign.add_character(character)
+    save_campaign(
+        loaded.campaign, campaign_path, backups=backups, expected_hash=loaded.content_hash
+    )
+    return added

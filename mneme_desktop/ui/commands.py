@@ -1,0 +1,219 @@
+"""Undoable edits. Every change a referee makes is one of these on the document's stack.
+
+Commands hold copies of what they replace, never live references the next edit could
+change under them, so undo always restores exactly what was there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtGui import QUndoCommand
+
+from mneme_desktop.domain import AdversaryTemplate, Campaign, Character, Encounter
+
+if TYPE_CHECKING:
+    from mneme_desktop.ui.document import CampaignDocument
+
+# Ids for QUndoCommand.mergeWith: consecutive edits of one kind merge into one step.
+MERGE_CHARACTER_EDIT = 1001
+
+
+class EditCharacterCommand(QUndoCommand):
+    """Replace a character sheet with an edited copy (the caller validated the copy).
+
+    With a ``merge_key``, consecutive edits of the same thing (dragging the HP bar,
+    typing into one spin box) merge into one undo step.
+    """
+
+    def __init__(self, document: CampaignDocument, before: Character, after: Character,
+                 text: str, merge_key: str | None = None) -> None:
+        super().__init__(text)
+        if before.id != after.id:
+            raise ValueError("an edit must keep the character's id")
+        self._document = document
+        self._before = before.model_copy(deep=True)
+        self._after = after.model_copy(deep=True)
+        self._merge_key = merge_key
+
+    @property
+    def character_id(self) -> str:
+        return self._after.id
+
+    def redo(self) -> None:
+        self._document.replace_character(self._after.model_copy(deep=True))
+
+    def undo(self) -> None:
+        self._document.replace_character(self._before.model_copy(deep=True))
+
+    def id(self) -> int:
+        return MERGE_CHARACTER_EDIT if self._merge_key else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, EditCharacterCommand):
+            return False
+        if other._merge_key != self._merge_key or other.character_id != self.character_id:
+            return False
+        self._after = other._after
+        self.setText(other.text())
+        return True
+
+
+def edit_character(document: CampaignDocument, character: Character, text: str,
+                   change: Callable[[Character], Any], merge_key: str | None = None) -> Character:
+    """Apply ``change`` to a copy of ``character`` and push it as one undoable edit.
+
+    Validation errors from the domain model (pydantic ``ValidationError``, ``ValueError``)
+    propagate before anything is pushed, so an impossible value never reaches the campaign.
+    """
+    edited = character.model_copy(deep=True)
+    change(edited)
+    edited = Character.model_validate(edited.model_dump())
+    document.push(EditCharacterCommand(document, character, edited, text, merge_key))
+    return edited
+
+
+class CampaignChangeCommand(QUndoCommand):
+    """A change described by a pair of functions on the campaign and what it touched.
+
+    ``apply`` and ``revert`` must be exact inverses; ``notify`` tells the document which
+    signals to emit after either.
+    """
+
+    def __init__(self, document: CampaignDocument, text: str,
+                 apply: Callable[[Campaign], None], revert: Callable[[Campaign], None],
+                 notify: Callable[[CampaignDocument], None]) -> None:
+        super().__init__(text)
+        self._document = document
+        self._apply = apply
+        self._revert = revert
+        self._notify = notify
+
+    def redo(self) -> None:
+        self._apply(self._document.campaign)
+        self._notify(self._document)
+
+    def undo(self) -> None:
+        self._revert(self._document.campaign)
+        self._notify(self._document)
+
+
+def _structure(document: CampaignDocument) -> None:
+    document.structure_changed.emit()
+
+
+def add_character(document: CampaignDocument, character: Character,
+                  index: int | None = None) -> None:
+    saved = character.model_copy(deep=True)
+    where = len(document.campaign.characters) if index is None else index
+
+    def apply(campaign: Campaign) -> None:
+        campaign.characters.insert(where, saved.model_copy(deep=True))
+
+    def revert(campaign: Campaign) -> None:
+        campaign.characters = [c for c in campaign.characters if c.id != saved.id]
+
+    document.push(CampaignChangeCommand(document, f"Add {saved.name}", apply, revert,
+                                        _structure))
+
+
+def remove_character(document: CampaignDocument, character_id: str) -> None:
+    """Remove a character; encounters it fought in lose it too, and undo brings all back."""
+    campaign_now = document.campaign
+    name = campaign_now.character(character_id).name
+    encounters_before = [e.model_copy(deep=True) for e in campaign_now.encounters]
+    characters_before = [c.model_copy(deep=True) for c in campaign_now.characters]
+
+    def apply(campaign: Campaign) -> None:
+        campaign.remove_character(character_id)
+
+    def revert(campaign: Campaign) -> None:
+        campaign.characters = [c.model_copy(deep=True) for c in characters_before]
+        campaign.encounters = [e.model_copy(deep=True) for e in encounters_before]
+
+    def notify(doc: CampaignDocument) -> None:
+        doc.structure_changed.emit()
+        for encounter in doc.campaign.encounters:
+            doc.encounter_changed.emit(encounter.id)
+
+    document.push(CampaignChangeCommand(document, f"Delete {name}", apply, revert, notify))
+
+
+def add_template(document: CampaignDocument, template: AdversaryTemplate,
+                 index: int | None = None) -> None:
+    saved = template.model_copy(deep=True)
+    where = len(document.campaign.adversary_library) if index is None else index
+
+    def apply(campaign: Campaign) -> None:
+        campaign.adversary_library.insert(where, saved.model_copy(deep=True))
+
+    def revert(campaign: Campaign) -> None:
+        campaign.adversary_library = [t for t in campaign.adversary_library if t.id != saved.id]
+
+    document.push(CampaignChangeCommand(document, f"Add template {saved.name}", apply, revert,
+                                        _structure))
+
+
+def remove_template(document: CampaignDocument, template_id: str) -> None:
+    library = document.campaign.adversary_library
+    index = next(i for i, t in enumerate(library) if t.id == template_id)
+    saved = library[index].model_copy(deep=True)
+
+    def apply(campaign: Campaign) -> None:
+        campaign.adversary_library = [t for t in campaign.adversary_library if t.id != saved.id]
+
+    def revert(campaign: Campaign) -> None:
+        campaign.adversary_library.insert(index, saved.model_copy(deep=True))
+
+    document.push(CampaignChangeCommand(document, f"Delete template {saved.name}", apply,
+                                        revert, _structure))
+
+
+def add_encounter(document: CampaignDocument, encounter: Encounter,
+                  index: int | None = None) -> None:
+    saved = encounter.model_copy(deep=True)
+    where = len(document.campaign.encounters) if index is None else index
+
+    def apply(campaign: Campaign) -> None:
+        campaign.encounters.insert(where, saved.model_copy(deep=True))
+
+    def revert(campaign: Campaign) -> None:
+        campaign.encounters = [e for e in campaign.encounters if e.id != saved.id]
+
+    document.push(CampaignChangeCommand(document, f"Add encounter {saved.name}", apply, revert,
+                                        _structure))
+
+
+def remove_encounter(document: CampaignDocument, encounter_id: str) -> None:
+    encounters = document.campaign.encounters
+    index = next(i for i, e in enumerate(encounters) if e.id == encounter_id)
+    saved = encounters[index].model_copy(deep=True)
+
+    def apply(campaign: Campaign) -> None:
+        campaign.encounters = [e for e in campaign.encounters if e.id != saved.id]
+
+    def revert(campaign: Campaign) -> None:
+        campaign.encounters.insert(index, saved.model_copy(deep=True))
+
+    document.push(CampaignChangeCommand(document, f"Delete encounter {saved.name}", apply,
+                                        revert, _structure))
+
+
+def rename_encounter(document: CampaignDocument, encounter_id: str, name: str) -> None:
+    encounter = document.campaign.encounter(encounter_id)
+    old = encounter.name
+    Encounter.model_validate({**encounter.model_dump(), "name": name})
+
+    def apply(campaign: Campaign) -> None:
+        campaign.encounter(encounter_id).name = name
+
+    def revert(campaign: Campaign) -> None:
+        campaign.encounter(encounter_id).name = old
+
+    def notify(doc: CampaignDocument) -> None:
+        doc.structure_changed.emit()
+        doc.encounter_changed.emit(encounter_id)
+
+    document.push(CampaignChangeCommand(document, f"Rename {old} to {name}", apply, revert,
+                                        notify))

@@ -1,0 +1,28 @@
+"""The dialog an unhandled exception turns into: what happened, where the log is, what is safe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+
+def error_message(exc: BaseException, log_file: Path) -> str:
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return (
+        f"Something went wrong inside {'Mneme Desktop'}:\n\n{what}\n\n"
+        "Your unsaved work has been autosaved and will be offered for recovery "
+        "the next time you open this campaign.\n\n"
+        f"The details are in the log file:\n{log_file}"
+    )
+
+
+def show_error_dialog(parent: object, exc: BaseException, details: str, log_file: Path) -> None:
+    box = QMessageBox(parent if isinstance(parent, QWidget) else None)
+    box.setObjectName("error_dialog")
+    box.setIcon(QMessageBox.Icon.Critical)
+    box.setWindowTitle("Unexpected error")
+    box.setText(error_message(exc, log_file))
+    box.setDetailedText(details)
+    box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    box.exec()

@@ -1,0 +1,215 @@
+"""Print (with preview) and export from the main window.
+
+The main window calls :func:`print_with_preview` and :func:`export_with_dialog` with the
+open :class:`~mneme_desktop.ui.document.CampaignDocument`, the user's settings and an
+:class:`~mneme_desktop.export.document.ExportTarget`. Both never show a traceback: a
+failure (a full disk, a read-only folder, a printer that refuses) becomes a message box,
+and an export is written to a temp file and renamed, so no half-written file is left.
+
+Dialog-running and file-choosing are injectable (``run``, ``choose``, ``report``) so tests
+drive them without blocking on a modal dialog.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
+from PySide6.QtWidgets import QDialog, QFileDialog, QMainWindow, QMessageBox, QWidget
+
+from mneme_desktop.export.document import (
+    ExportDocument,
+    ExportOptions,
+    ExportTarget,
+    build_document,
+)
+from mneme_desktop.export.errors import ExportError
+from mneme_desktop.export.exporter import ExportFormat, default_file_name, write_export
+from mneme_desktop.export.pdf import RenderResult, configure_device, render_document
+from mneme_desktop.settings import Settings
+from mneme_desktop.ui.document import CampaignDocument
+
+__all__ = [
+    "ChooseFile",
+    "ExportTarget",
+    "Report",
+    "RunDialog",
+    "choose_export_file",
+    "export_with_dialog",
+    "make_print_preview",
+    "print_with_preview",
+    "report_to_user",
+    "resolve_choice",
+]
+
+log = logging.getLogger(__name__)
+
+RunDialog = Callable[[QDialog], int]
+"""Runs a dialog and returns its result code (default: ``dialog.exec()``)."""
+ChooseFile = Callable[[QWidget | None, Path], tuple[Path, ExportFormat] | None]
+"""Asks where to export, given a suggested path; None when the user cancels."""
+Report = Callable[[QWidget | None, bool, str], None]
+"""Tells the user how it went: (parent, succeeded, message)."""
+
+
+def report_to_user(parent: QWidget | None, ok: bool, message: str) -> None:
+    """Success goes to the status bar when there is one; a failure is a warning box."""
+    if ok:
+        window = parent.window() if parent is not None else None
+        if isinstance(window, QMainWindow):
+            window.statusBar().showMessage(message, 10_000)
+        else:
+            QMessageBox.information(parent, "Export", message)
+        return
+    QMessageBox.warning(parent, "Export failed", message)
+
+
+def _unexpected(exc: Exception) -> str:
+    log.exception("Export failed unexpectedly")
+    return (f"The export failed unexpectedly ({type(exc).__name__}: {exc}). Nothing was "
+            "written. The details are in the log file.")
+
+
+# --- printing ------------------------------------------------------------------------------
+
+
+class _PreviewPainter:
+    """Paints the document whenever the preview (or the real printer) asks for it."""
+
+    def __init__(self, document: ExportDocument) -> None:
+        self.document = document
+        self.errors: list[str] = []
+        self.last: RenderResult | None = None
+
+    def paint(self, printer: QPrinter) -> None:
+        try:
+            self.last = render_document(printer, self.document)
+        except ExportError as exc:
+            self.errors.append(str(exc))
+        except Exception as exc:  # never let a slot raise into Qt's event loop
+            self.errors.append(_unexpected(exc))
+
+
+def make_print_preview(
+    parent: QWidget | None,
+    document: CampaignDocument,
+    settings: Settings,
+    what: ExportTarget,
+) -> QPrintPreviewDialog:
+    """A print preview dialog for ``what``, its printer set to the page size in settings.
+
+    Raises ExportError if there is nothing to print (e.g. no player characters).
+    """
+    options = ExportOptions.from_settings(settings)
+    model = build_document(document.campaign, what, options)
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    configure_device(printer, options.page_size)
+    printer.setDocName(model.title)
+    dialog = QPrintPreviewDialog(printer, parent)
+    dialog.setWindowTitle(f"Print preview: {model.title}")
+    painter = _PreviewPainter(model)
+    dialog.paintRequested.connect(painter.paint)
+    # Kept on the dialog so the painter and printer live as long as the dialog.
+    dialog._mneme_painter = painter  # type: ignore[attr-defined]
+    dialog._mneme_printer = printer  # type: ignore[attr-defined]
+    return dialog
+
+
+def print_with_preview(
+    parent: QWidget | None,
+    document: CampaignDocument,
+    settings: Settings,
+    what: ExportTarget,
+    *,
+    run: RunDialog | None = None,
+    report: Report | None = None,
+) -> bool:
+    """Show the print preview; True when the user printed. Failures are reported."""
+    tell = report or report_to_user
+    try:
+        dialog = make_print_preview(parent, document, settings, what)
+    except ExportError as exc:
+        tell(parent, False, str(exc))
+        return False
+    try:
+        result = (run or QDialog.exec)(dialog)
+    finally:
+        painter: _PreviewPainter = dialog._mneme_painter  # type: ignore[attr-defined]
+        dialog.deleteLater()
+    if painter.errors:
+        tell(parent, False, painter.errors[-1])
+        return False
+    return result == QDialog.DialogCode.Accepted
+
+
+# --- exporting -----------------------------------------------------------------------------
+
+
+def _default_folder(document: CampaignDocument) -> Path:
+    if document.path is not None:
+        return document.path.parent
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents) if documents else Path.home()
+
+
+def choose_export_file(parent: QWidget | None, suggested: Path) -> tuple[Path, ExportFormat] | None:
+    """The save dialog: the format from the file type chosen (or the suffix typed)."""
+    formats = list(ExportFormat)
+    filters = ";;".join(fmt.file_filter for fmt in formats)
+    initial = ExportFormat.from_suffix(suggested) or ExportFormat.PDF
+    name, chosen_filter = QFileDialog.getSaveFileName(
+        parent, "Export", str(suggested), filters, initial.file_filter
+    )
+    if not name:
+        return None
+    return resolve_choice(Path(name), chosen_filter)
+
+
+def resolve_choice(path: Path, chosen_filter: str) -> tuple[Path, ExportFormat]:
+    """A typed suffix wins (".html"); otherwise the chosen type, whose suffix is added."""
+    typed = ExportFormat.from_suffix(path)
+    if typed is not None:
+        return path, typed
+    fmt = next((f for f in ExportFormat if f.file_filter == chosen_filter), ExportFormat.PDF)
+    return path.with_name(path.name + fmt.suffix), fmt
+
+
+def export_with_dialog(
+    parent: QWidget | None,
+    document: CampaignDocument,
+    settings: Settings,
+    what: ExportTarget,
+    *,
+    choose: ChooseFile | None = None,
+    report: Report | None = None,
+) -> Path | None:
+    """Ask for a file and format, write the export, and say how it went.
+
+    Returns the written path, or None when cancelled or failed (the failure was shown).
+    """
+    tell = report or report_to_user
+    campaign = document.campaign
+    options = ExportOptions.from_settings(settings)
+    try:
+        suggested = _default_folder(document) / default_file_name(campaign, what,
+                                                                  ExportFormat.PDF)
+    except ExportError as exc:
+        tell(parent, False, str(exc))
+        return None
+    choice = (choose or choose_export_file)(parent, suggested)
+    if choice is None:
+        return None
+    path, fmt = choice
+    try:
+        write_export(campaign, what, fmt, path, options)
+    except ExportError as exc:
+        tell(parent, False, str(exc))
+        return None
+    except Exception as exc:
+        tell(parent, False, _unexpected(exc))
+        return None
+    tell(parent, True, f"Exported to {path}")
+    return path

@@ -1,0 +1,125 @@
+"""Preferences: the user's settings and this campaign's rules options."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mneme_desktop.rules.wounds import ThresholdBasis
+from mneme_desktop.settings import PageSize, Settings, Theme
+
+_BASIS_LABELS = {
+    ThresholdBasis.HP_FRACTIONS: "HP fractions: seriously at ⌊HP/3⌋, critically at ⌊2·HP/3⌋",
+    ThresholdBasis.CHARACTERISTIC: "Characteristic: seriously at best physical characteristic, "
+                                   "critically at twice it",
+}
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy; the caller applies :meth:`result_settings` and :meth:`threshold_basis`."""
+
+    def __init__(self, settings: Settings, basis: ThresholdBasis,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setObjectName("settings_dialog")
+        self._settings = settings.model_copy(deep=True)
+
+        rules_box = QGroupBox("Rules options (saved in this campaign)")
+        rules_form = QFormLayout(rules_box)
+        self.basis_combo = QComboBox()
+        self.basis_combo.setObjectName("basis_combo")
+        for option, label in _BASIS_LABELS.items():
+            self.basis_combo.addItem(label, option)
+        self.basis_combo.setCurrentIndex(self.basis_combo.findData(basis))
+        rules_form.addRow("Wound thresholds:", self.basis_combo)
+        note = QLabel("The chapters disagree here; HP fractions are the default because they "
+                      "also drive care levels and bleeding.")
+        note.setWordWrap(True)
+        rules_form.addRow(note)
+
+        app_box = QGroupBox("Application")
+        form = QFormLayout(app_box)
+        self.theme_combo = QComboBox()
+        self.theme_combo.setObjectName("theme_combo")
+        for theme in Theme:
+            self.theme_combo.addItem(theme.value.capitalize(), theme)
+        self.theme_combo.setCurrentIndex(self.theme_combo.findData(settings.theme))
+        form.addRow("Theme:", self.theme_combo)
+
+        fields = Settings.model_fields
+        self.autosave_spin = QSpinBox()
+        self.autosave_spin.setObjectName("autosave_spin")
+        self._bound(self.autosave_spin, "autosave_interval_s")
+        self.autosave_spin.setSuffix(" s")
+        self.autosave_spin.setValue(settings.autosave_interval_s)
+        self.autosave_spin.setToolTip(fields["autosave_interval_s"].description or "")
+        form.addRow("Autosave every:", self.autosave_spin)
+
+        self.backups_spin = QSpinBox()
+        self.backups_spin.setObjectName("backups_spin")
+        self._bound(self.backups_spin, "backup_count")
+        self.backups_spin.setValue(settings.backup_count)
+        self.backups_spin.setToolTip(fields["backup_count"].description or "")
+        form.addRow("Backups kept:", self.backups_spin)
+
+        print_box = QGroupBox("Printing")
+        print_form = QFormLayout(print_box)
+        self.page_combo = QComboBox()
+        self.page_combo.setObjectName("page_combo")
+        for size in PageSize:
+            self.page_combo.addItem(size.value, size)
+        self.page_combo.setCurrentIndex(self.page_combo.findData(settings.page_size))
+        print_form.addRow("Page size:", self.page_combo)
+        self.damage_check = QCheckBox("Print current damage on sheets (otherwise blank boxes "
+                                      "for pencil)")
+        self.damage_check.setObjectName("damage_check")
+        self.damage_check.setChecked(settings.print_current_damage)
+        print_form.addRow(self.damage_check)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.buttons = buttons
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(rules_box)
+        layout.addWidget(app_box)
+        layout.addWidget(print_box)
+        layout.addWidget(buttons)
+
+    @staticmethod
+    def _bound(spin: QSpinBox, name: str) -> None:
+        """Limits come from the Settings declaration, so the dialog cannot offer a bad value."""
+        for meta in Settings.model_fields[name].metadata:
+            low = getattr(meta, "ge", None)
+            high = getattr(meta, "le", None)
+            if low is not None:
+                spin.setMinimum(int(low))
+            if high is not None:
+                spin.setMaximum(int(high))
+
+    def result_settings(self) -> Settings:
+        settings = self._settings
+        settings.theme = self.theme_combo.currentData()
+        settings.autosave_interval_s = self.autosave_spin.value()
+        settings.backup_count = self.backups_spin.value()
+        settings.page_size = self.page_combo.currentData()
+        settings.print_current_damage = self.damage_check.isChecked()
+        return settings
+
+    def threshold_basis(self) -> ThresholdBasis:
+        value = self.basis_combo.currentData()
+        assert isinstance(value, ThresholdBasis)
+        return value

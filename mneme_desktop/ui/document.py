@@ -1,0 +1,136 @@
+"""The open campaign: the domain object, its file, its undo stack, and change signals.
+
+Views never mutate the campaign directly: they push a command (see :mod:`.commands`),
+the command changes the domain objects and tells the document, and the document emits
+the signal every interested view listens to. One document per open campaign, one
+``QUndoStack`` per document.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from mneme_desktop.domain import AdversaryTemplate, Campaign, Character, Encounter
+from mneme_desktop.rules.wounds import ThresholdBasis
+
+
+class CampaignDocument(QObject):
+    """An open campaign and everything that says whether it is saved."""
+
+    character_changed = Signal(str)
+    """A character sheet's content changed (id); its HP bar, sheet and rows repaint."""
+    structure_changed = Signal()
+    """Characters, templates or encounters were added, removed, renamed or reordered."""
+    encounter_changed = Signal(str)
+    """An encounter's order, turn, round, combatants or log changed (id)."""
+    time_changed = Signal()
+    """The campaign clock moved."""
+    rules_changed = Signal()
+    """A campaign rules option (e.g. the wound-threshold basis) changed."""
+    path_changed = Signal()
+    modified_changed = Signal(bool)
+
+    def __init__(self, campaign: Campaign, path: Path | None = None,
+                 file_hash: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.campaign = campaign
+        self.path = path
+        self.file_hash = file_hash
+        self.undo_stack = QUndoStack(self)
+        self._unsaved_without_undo = False
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
+
+    # --- state -------------------------------------------------------------------------
+
+    def _clean_changed(self, _clean: bool) -> None:
+        self.modified_changed.emit(self.modified)
+
+    @property
+    def modified(self) -> bool:
+        return self._unsaved_without_undo or not self.undo_stack.isClean()
+
+    def mark_unsaved(self) -> None:
+        """For content that did not come from the file (a recovered autosave, a new campaign)."""
+        self._unsaved_without_undo = True
+        self.modified_changed.emit(True)
+
+    def mark_saved(self, path: Path, file_hash: str | None) -> None:
+        changed = path != self.path
+        self.path = path
+        self.file_hash = file_hash
+        self._unsaved_without_undo = False
+        self.undo_stack.setClean()
+        self.modified_changed.emit(False)
+        if changed:
+            self.path_changed.emit()
+
+    @property
+    def display_name(self) -> str:
+        return self.path.name if self.path else f"{self.campaign.name} (unsaved)"
+
+    @property
+    def threshold_basis(self) -> ThresholdBasis:
+        return self.campaign.rules_options.threshold_basis
+
+    def push(self, command: QUndoCommand) -> None:
+        """Every edit goes through here, so it is undoable and marks the campaign modified."""
+        self.undo_stack.push(command)
+
+    # --- finding things ----------------------------------------------------------------
+
+    def character(self, character_id: str) -> Character | None:
+        """Any character sheet: a campaign character, a template's stat block, an instance."""
+        found = self.campaign.find_character(character_id)
+        if found is not None:
+            return found
+        for template in self.campaign.adversary_library:
+            if template.stats.id == character_id:
+                return template.stats
+        for character in self.campaign.all_characters():
+            if character.id == character_id:
+                return character
+        return None
+
+    def template_of_stats(self, character_id: str) -> AdversaryTemplate | None:
+        return next((t for t in self.campaign.adversary_library
+                     if t.stats.id == character_id), None)
+
+    def encounter(self, encounter_id: str) -> Encounter | None:
+        return self.campaign.find_encounter(encounter_id)
+
+    # --- mutations used by commands ----------------------------------------------------
+
+    def replace_character(self, new: Character) -> None:
+        """Put ``new`` where the character with the same id is, wherever that is."""
+        characters = self.campaign.characters
+        for index, old in enumerate(characters):
+            if old.id == new.id:
+                characters[index] = new
+                self._character_replaced(old, new)
+                return
+        for template in self.campaign.adversary_library:
+            if template.stats.id == new.id:
+                old = template.stats
+                template.stats = new
+                self._character_replaced(old, new)
+                return
+        for encounter in self.campaign.encounters:
+            for combatant in encounter.combatants:
+                if combatant.instance is not None and combatant.instance.id == new.id:
+                    old = combatant.instance
+                    combatant.instance = new
+                    self._character_replaced(old, new)
+                    self.encounter_changed.emit(encounter.id)
+                    return
+        raise KeyError(f"no character {new.id!r} in this campaign")
+
+    def _character_replaced(self, old: Character, new: Character) -> None:
+        self.character_changed.emit(new.id)
+        if old.name != new.name or old.kind != new.kind:
+            self.structure_changed.emit()
+        for encounter in self.campaign.encounters:
+            if any(c.character_id == new.id for c in encounter.combatants):
+                self.encounter_changed.emit(encounter.id)

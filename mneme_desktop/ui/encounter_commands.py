@@ -1,0 +1,81 @@
+"""Undoable encounter steps: a :class:`~mneme_desktop.domain.combat.EncounterPatch` on the stack.
+
+A patch holds only what its step changed (a few fields, the sheets it touched, its log
+entries), so pushing, undoing and redoing a turn in a large fight never copies the campaign.
+After either direction the document is told exactly which characters changed, then that the
+encounter changed (views diff their rows), then whether the clock moved.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QUndoCommand
+
+from mneme_desktop.domain.combat import EncounterPatch
+
+if TYPE_CHECKING:
+    from mneme_desktop.ui.document import CampaignDocument
+
+__all__ = ["MERGE_ENCOUNTER_EDIT", "EncounterCommand", "push_patch"]
+
+MERGE_ENCOUNTER_EDIT = 1101
+"""QUndoCommand id shared by mergeable encounter steps (see :attr:`EncounterPatch.merge_key`)."""
+
+
+class EncounterCommand(QUndoCommand):
+    """One referee step in a fight; consecutive steps with the same merge key are one."""
+
+    def __init__(self, document: CampaignDocument, patch: EncounterPatch) -> None:
+        super().__init__(patch.text)
+        self._document = document
+        self._patches = [patch]
+
+    @property
+    def patch(self) -> EncounterPatch:
+        return self._patches[-1]
+
+    def redo(self) -> None:
+        campaign = self._document.campaign
+        for patch in self._patches:
+            patch.apply(campaign)
+        self._notify()
+
+    def undo(self) -> None:
+        campaign = self._document.campaign
+        for patch in reversed(self._patches):
+            patch.revert(campaign)
+        self._notify()
+
+    def id(self) -> int:
+        return MERGE_ENCOUNTER_EDIT if self.patch.merge_key else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, EncounterCommand):
+            return False
+        if other.patch.merge_key is None or other.patch.merge_key != self.patch.merge_key:
+            return False
+        self._patches.extend(other._patches)
+        self.setText(other.text())
+        return True
+
+    def _notify(self) -> None:
+        document = self._document
+        characters: set[str] = set()
+        time_changed = False
+        for patch in self._patches:
+            characters |= patch.character_ids
+            time_changed = time_changed or patch.time_changed
+        for character_id in sorted(characters):
+            document.character_changed.emit(character_id)
+        document.encounter_changed.emit(self.patch.encounter_id)
+        if time_changed:
+            document.time_changed.emit()
+
+
+def push_patch(document: CampaignDocument, patch: EncounterPatch) -> bool:
+    """Push ``patch`` as one undo step; a patch that changes nothing is not pushed."""
+    if patch.empty:
+        return False
+    document.push(EncounterCommand(document, patch))
+    return True

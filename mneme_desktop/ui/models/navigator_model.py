@@ -1,0 +1,230 @@
+"""The campaign navigator: Player Characters, NPCs, Adversary Library and Encounters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+
+from mneme_desktop.domain import AdversaryTemplate, Character, CharacterKind, Encounter
+from mneme_desktop.ui import commands
+from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.models.roles import ENTITY_ROLE, ID_ROLE, SORT_ROLE, WOUND_STATE_ROLE
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+class Group(IntEnum):
+    PLAYERS = 0
+    NPCS = 1
+    LIBRARY = 2
+    ENCOUNTERS = 3
+
+    @property
+    def label(self) -> str:
+        return ("Player Characters", "NPCs", "Adversary Library", "Encounters")[self]
+
+
+@dataclass(frozen=True)
+class Node:
+    """What a navigator row stands for: a group heading, or one entity by id."""
+
+    group: Group
+    entity_id: str | None = None
+
+    @property
+    def is_group(self) -> bool:
+        return self.entity_id is None
+
+
+class NavigatorModel(QAbstractItemModel):
+    """A two-level tree over the campaign. Names are editable (rename is undoable)."""
+
+    def __init__(self, document: CampaignDocument, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._document = document
+        self._rows: dict[Group, list[str]] = {}
+        self._rebuild()
+        document.structure_changed.connect(self.reload)
+        document.character_changed.connect(self._character_changed)
+
+    # --- structure ---------------------------------------------------------------------
+
+    def _rebuild(self) -> None:
+        campaign = self._document.campaign
+        self._rows = {
+            Group.PLAYERS: [c.id for c in campaign.characters if c.kind is CharacterKind.PLAYER],
+            Group.NPCS: [c.id for c in campaign.characters if c.kind is not CharacterKind.PLAYER],
+            Group.LIBRARY: [t.id for t in campaign.adversary_library],
+            Group.ENCOUNTERS: [e.id for e in campaign.encounters],
+        }
+
+    def reload(self) -> None:
+        self.beginResetModel()
+        self._rebuild()
+        self.endResetModel()
+
+    def _character_changed(self, character_id: str) -> None:
+        index = self.index_of_character(character_id)
+        if index.isValid():
+            self.dataChanged.emit(index, index)
+
+    def node(self, index: AnyIndex) -> Node | None:
+        if not index.isValid():
+            return None
+        group_number = index.internalId()
+        if group_number == 0:
+            return Node(Group(index.row()))
+        group = Group(group_number - 1)
+        return Node(group, self._rows[group][index.row()])
+
+    def group_index(self, group: Group) -> QModelIndex:
+        return self.createIndex(int(group), 0, 0)
+
+    def index_of(self, group: Group, entity_id: str) -> QModelIndex:
+        try:
+            row = self._rows[group].index(entity_id)
+        except ValueError:
+            return QModelIndex()
+        return self.createIndex(row, 0, int(group) + 1)
+
+    def index_of_character(self, character_id: str) -> QModelIndex:
+        for group in (Group.PLAYERS, Group.NPCS):
+            index = self.index_of(group, character_id)
+            if index.isValid():
+                return index
+        for template in self._document.campaign.adversary_library:
+            if template.stats.id == character_id:
+                return self.index_of(Group.LIBRARY, template.id)
+        return QModelIndex()
+
+    def find(self, entity_id: str) -> QModelIndex:
+        for group in Group:
+            index = self.index_of(group, entity_id)
+            if index.isValid():
+                return index
+        return QModelIndex()
+
+    def entity(self, node: Node) -> Character | AdversaryTemplate | Encounter | None:
+        if node.entity_id is None:
+            return None
+        campaign = self._document.campaign
+        if node.group in (Group.PLAYERS, Group.NPCS):
+            return campaign.find_character(node.entity_id)
+        if node.group is Group.LIBRARY:
+            return campaign.find_template(node.entity_id)
+        return campaign.find_encounter(node.entity_id)
+
+    # --- QAbstractItemModel --------------------------------------------------------------
+
+    def index(self, row: int, column: int, parent: AnyIndex = QModelIndex()) -> QModelIndex:
+        if column != 0 or row < 0:
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, 0, 0) if row < len(Group) else QModelIndex()
+        if parent.internalId() != 0:
+            return QModelIndex()
+        group = Group(parent.row())
+        if row >= len(self._rows[group]):
+            return QModelIndex()
+        return self.createIndex(row, 0, int(group) + 1)
+
+    def parent(self, index: AnyIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid() or index.internalId() == 0:
+            return QModelIndex()
+        return self.createIndex(int(index.internalId()) - 1, 0, 0)
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:
+        if not parent.isValid():
+            return len(Group)
+        if parent.column() != 0 or parent.internalId() != 0:
+            return 0
+        return len(self._rows[Group(parent.row())])
+
+    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:
+        return 1
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.internalId() != 0:
+            flags |= Qt.ItemFlag.ItemIsEditable
+        return flags
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        node = self.node(index)
+        if node is None:
+            return None
+        if node.is_group:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return f"{node.group.label} ({len(self._rows[node.group])})"
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return _GROUP_TIPS[node.group]
+            if role == SORT_ROLE:
+                return int(node.group)
+            return None
+        entity = self.entity(node)
+        if entity is None:
+            return None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            return entity.name
+        if role == ID_ROLE:
+            return node.entity_id
+        if role == ENTITY_ROLE:
+            return entity
+        if role == SORT_ROLE:
+            return entity.name.casefold()
+        basis = self._document.threshold_basis
+        character = entity.stats if isinstance(entity, AdversaryTemplate) else entity
+        if isinstance(character, Character):
+            state = character.wound_state(basis)
+            if role == WOUND_STATE_ROLE:
+                return state
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return (f"{character.name} — UPP {character.upp}, HP {character.hit_points}, "
+                        f"damage {character.damage} ({state.label})")
+        elif isinstance(entity, Encounter) and role == Qt.ItemDataRole.ToolTipRole:
+            status = "not started" if not entity.started else f"round {entity.round}"
+            return f"{entity.name}: {len(entity.combatants)} combatants, {status}"
+        return None
+
+    def setData(self, index: AnyIndex, value: Any,
+                role: int = Qt.ItemDataRole.EditRole) -> bool:
+        node = self.node(index)
+        if node is None or node.is_group or role != Qt.ItemDataRole.EditRole:
+            return False
+        name = str(value).strip()
+        entity = self.entity(node)
+        if not name or entity is None or name == entity.name:
+            return False
+        try:
+            if isinstance(entity, Character):
+                commands.edit_character(self._document, entity, f"Rename {entity.name} to {name}",
+                                        lambda c: setattr(c, "name", name))
+            elif isinstance(entity, AdversaryTemplate):
+                commands.edit_character(self._document, entity.stats,
+                                        f"Rename {entity.name} to {name}",
+                                        lambda c: setattr(c, "name", name))
+            else:
+                commands.rename_encounter(self._document, entity.id, name)
+        except (ValidationError, ValueError):
+            return False
+        return True
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return "Campaign"
+        return None
+
+
+_GROUP_TIPS = {
+    Group.PLAYERS: "The player characters of this campaign",
+    Group.NPCS: "Non-player characters kept between sessions",
+    Group.LIBRARY: "Adversary templates: encounters make numbered copies of them",
+    Group.ENCOUNTERS: "Fights and other timed scenes",
+}

@@ -1,0 +1,683 @@
+"""Table models for the lists on a character sheet: skills, weapons, armor, cover, conditions.
+
+Each model shows one list of one character, read from the document every time the document
+says that character changed (an edit here, an undo, an edit from another view). Edits build
+the new item through the domain model, so pydantic decides what is valid, and go onto the
+undo stack through :func:`~mneme_desktop.ui.commands.edit_character`; a refused edit changes
+nothing and is explained through :attr:`CharacterItemsModel.edit_rejected`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from enum import Enum
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ValidationError
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from mneme_desktop.domain import (
+    MAX_SKILL_LEVEL,
+    Armor,
+    Character,
+    Condition,
+    ConditionKind,
+    CoverItem,
+    RangeClass,
+    Skill,
+    Weapon,
+)
+from mneme_desktop.rules.actions import thrown_range
+from mneme_desktop.rules.checks import UNSKILLED
+from mneme_desktop.rules.dice import Scale
+from mneme_desktop.ui.commands import edit_character
+from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.models.roles import (
+    CHOICES_ROLE,
+    EDITOR_ROLE,
+    ENTITY_ROLE,
+    ID_ROLE,
+    RULE_ROLE,
+    SORT_ROLE,
+    VALUE_ROLE,
+)
+from mneme_desktop.ui.widgets.delegates import EditorKind, EditorSpec
+
+__all__ = [
+    "ArmorTableModel",
+    "CharacterItemsModel",
+    "Column",
+    "ConditionsTableModel",
+    "CoverTableModel",
+    "SkillsTableModel",
+    "WeaponsTableModel",
+    "describe_error",
+    "format_modifier",
+    "skill_dm_text",
+]
+
+_Index = QModelIndex | QPersistentModelIndex
+_Item = Any  # a pydantic item model (Skill, Weapon ...); Qt classes cannot be Generic
+
+
+def format_modifier(value: int) -> str:
+    """A DM as the book writes it: +1, +0, -2."""
+    return f"{value:+d}"
+
+
+def describe_error(exc: Exception) -> str:
+    """A refusal in the referee's words: pydantic's messages without its framing."""
+    if isinstance(exc, ValidationError):
+        parts: list[str] = []
+        for error in exc.errors():
+            message = str(error["msg"])
+            if message.startswith("Value error, "):
+                message = message.removeprefix("Value error, ")
+            if error["type"] == "string_too_short" and error.get("ctx", {}).get(
+                "min_length"
+            ) == 1:
+                message = "cannot be empty"
+            if message not in parts:
+                parts.append(message)
+        return "; ".join(parts)
+    return str(exc)
+
+
+def skill_dm_text(character: Character, skill_label: str) -> str:
+    """The DM a check with ``skill_label`` rolls at: the level held, or unskilled -3."""
+    if not skill_label.strip():
+        return ""
+    level = character.skill_level(skill_label)
+    if level is None:
+        return f"{format_modifier(UNSKILLED)} (unskilled)"
+    return format_modifier(level)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: how a cell shows, sorts and is edited.
+
+    ``field`` is the item attribute an edit replaces (None: a derived, read-only column);
+    ``parse`` turns what the editor produced into the field's value and raises ValueError
+    with a message when it cannot.
+    """
+
+    header: str
+    display: Callable[[_Item, Character], str]
+    field: str | None = None
+    editor: EditorSpec | None = None
+    checkable: bool = False
+    edit_value: Callable[[_Item], object] | None = None
+    parse: Callable[[object], object] | None = None
+    sort_key: Callable[[_Item], str | int] | None = None
+    tooltip: Callable[[_Item, Character], str] | None = None
+    choices: tuple[tuple[str, object], ...] = ()
+    numeric: bool = False
+    header_tooltip: str = ""
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError("expected text")
+    return value.strip()
+
+
+def _optional_text(value: object) -> str | None:
+    return _text(value) or None
+
+
+def _integer(value: object) -> int:
+    if isinstance(value, bool):
+        raise ValueError("expected a whole number")
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise ValueError(f"{value!r} is not a whole number") from None
+
+
+def _enum_parser(enum_type: type[Enum]) -> Callable[[object], object]:
+    def parse(value: object) -> object:
+        try:
+            return enum_type(value)
+        except ValueError:
+            known = ", ".join(str(member.value) for member in enum_type)
+            raise ValueError(f"{value!r} is not one of {known}") from None
+
+    return parse
+
+
+def _thrown(value: object) -> Decimal | None:
+    text = str(value).strip() if value is not None else ""
+    if not text:
+        return None
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        raise ValueError(
+            f"{text!r} is not a number: write the Thrown value like 0.5 or 1.5, "
+            "or leave it empty for a weapon that is not thrown"
+        ) from None
+
+
+def _text_editor(max_length: int, placeholder: str = "") -> EditorSpec:
+    return EditorSpec(EditorKind.TEXT, max_length=max_length, placeholder=placeholder)
+
+
+def _int_editor(minimum: int, maximum: int) -> EditorSpec:
+    return EditorSpec(EditorKind.INTEGER, minimum=minimum, maximum=maximum)
+
+
+def _choice_editor() -> EditorSpec:
+    return EditorSpec(EditorKind.CHOICE)
+
+
+def _decimal_text(value: Decimal) -> str:
+    """0.5, 1.5, 10 - a Decimal without trailing zeros or exponent."""
+    return format(value.normalize(), "f")
+
+
+def _item_label(item: _Item, noun: str) -> str:
+    return str(getattr(item, "name", None) or getattr(item, "label", None) or noun)
+
+
+def _casefold_sort(item: _Item) -> str:
+    return str(item.name).casefold()
+
+
+class CharacterItemsModel(QAbstractTableModel):
+    """One list of one character (``list_field``) as a table of ``columns``.
+
+    The rows are a snapshot of the list, renewed on ``document.character_changed``: an equal
+    length is a dataChanged, one contiguous insertion or removal is reported as such (so
+    selections survive), anything else is a reset.
+    """
+
+    edit_rejected = Signal(str)
+    """An edit was refused; the message says why (nothing was changed)."""
+
+    item_type: ClassVar[type[BaseModel]]
+    list_field: ClassVar[str]
+    noun: ClassVar[str]
+    columns: ClassVar[tuple[Column, ...]]
+
+    def __init__(self, document: CampaignDocument, character_id: str | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._document = document
+        self._character_id: str | None = None
+        self._items: list[_Item] = []
+        document.character_changed.connect(self._on_character_changed)
+        document.structure_changed.connect(self._refresh)
+        document.rules_changed.connect(self._refresh)
+        document.encounter_changed.connect(self._on_encounter_changed)
+        self.set_character(character_id)
+
+    # --- the character ---------------------------------------------------------------------
+
+    def set_character(self, character_id: str | None) -> None:
+        self.beginResetModel()
+        self._character_id = character_id
+        self._items = self._current_items()
+        self.endResetModel()
+
+    def character_id(self) -> str | None:
+        return self._character_id
+
+    def character(self) -> Character | None:
+        if self._character_id is None:
+            return None
+        return self._document.character(self._character_id)
+
+    def item(self, row: int) -> _Item:
+        return self._items[row]
+
+    def items(self) -> list[_Item]:
+        return list(self._items)
+
+    def _current_items(self) -> list[_Item]:
+        character = self.character()
+        return list(getattr(character, self.list_field)) if character is not None else []
+
+    def _on_character_changed(self, character_id: str) -> None:
+        if character_id == self._character_id:
+            self._refresh()
+
+    def _on_encounter_changed(self, _encounter_id: str) -> None:
+        self._refresh()
+
+    def _refresh(self) -> None:
+        old, new = self._items, self._current_items()
+        if len(new) == len(old):
+            self._items = new
+            if new and new != old:
+                self.dataChanged.emit(self.index(0, 0),
+                                      self.index(len(new) - 1, len(self.columns) - 1))
+            return
+        prefix = 0
+        while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+            prefix += 1
+        count = abs(len(new) - len(old))
+        if len(new) > len(old) and new[prefix + count:] == old[prefix:]:
+            self.beginInsertRows(QModelIndex(), prefix, prefix + count - 1)
+            self._items = new
+            self.endInsertRows()
+        elif len(new) < len(old) and old[prefix + count:] == new[prefix:]:
+            self.beginRemoveRows(QModelIndex(), prefix, prefix + count - 1)
+            self._items = new
+            self.endRemoveRows()
+        else:
+            self.beginResetModel()
+            self._items = new
+            self.endResetModel()
+
+    # --- Qt model interface ----------------------------------------------------------------
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._items)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.columns):
+            return None
+        column = self.columns[section]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.header
+        if role == Qt.ItemDataRole.ToolTipRole and column.header_tooltip:
+            return column.header_tooltip
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        column = self.columns[index.column()]
+        if column.checkable:
+            flags |= Qt.ItemFlag.ItemIsUserCheckable
+        elif column.field is not None:
+            flags |= Qt.ItemFlag.ItemIsEditable
+        return flags
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or not 0 <= index.row() < len(self._items):
+            return None
+        character = self.character()
+        if character is None:
+            return None
+        item = self._items[index.row()]
+        column = self.columns[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return "" if column.checkable else column.display(item, character)
+        if role == Qt.ItemDataRole.EditRole:
+            return self._edit_value(column, item)
+        if role == Qt.ItemDataRole.CheckStateRole and column.checkable:
+            checked = bool(getattr(item, column.field or ""))
+            return Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
+        if role == Qt.ItemDataRole.ToolTipRole and column.tooltip is not None:
+            return column.tooltip(item, character) or None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column.numeric:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == SORT_ROLE:
+            if column.sort_key is not None:
+                return column.sort_key(item)
+            return column.display(item, character).casefold()
+        if role == ENTITY_ROLE:
+            return item
+        if role == ID_ROLE:
+            return getattr(item, "id", None)
+        if role == VALUE_ROLE and column.field is not None:
+            value = getattr(item, column.field)
+            return value.value if isinstance(value, Enum) else value
+        if role == CHOICES_ROLE and column.choices:
+            return list(column.choices)
+        if role == EDITOR_ROLE:
+            return column.editor
+        if role == RULE_ROLE and column.tooltip is not None:
+            return column.tooltip(item, character) or None
+        return None
+
+    @staticmethod
+    def _edit_value(column: Column, item: _Item) -> object:
+        if column.edit_value is not None:
+            return column.edit_value(item)
+        if column.field is None:
+            return None
+        value = getattr(item, column.field)
+        if isinstance(value, Enum):
+            return value.value
+        return value
+
+    def setData(self, index: _Index, value: object,
+                role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if not index.isValid() or not 0 <= index.row() < len(self._items):
+            return False
+        column = self.columns[index.column()]
+        if column.field is None:
+            return False
+        if column.checkable:
+            if role != Qt.ItemDataRole.CheckStateRole:
+                return False
+            state = value if isinstance(value, Qt.CheckState) else Qt.CheckState(int(value))
+            value = state == Qt.CheckState.Checked
+        elif role != Qt.ItemDataRole.EditRole:
+            return False
+        row = index.row()
+        item = self._items[row]
+        try:
+            new_value = column.parse(value) if column.parse is not None else value
+            edited = self.item_type.model_validate(
+                {**item.model_dump(), column.field: new_value}
+            )
+        except (ValidationError, ValueError, TypeError) as exc:
+            self._reject(f"{column.header}: {describe_error(exc)}")
+            return False
+        if edited == item:
+            return True
+        field = self.list_field
+
+        def change(character: Character) -> None:
+            items = list(getattr(character, field))
+            items[row] = edited
+            setattr(character, field, items)
+
+        label = _item_label(item, self.noun)
+        return self._edit(f"Edit {column.header.lower()} of {label}", change)
+
+    # --- adding and removing -----------------------------------------------------------------
+
+    def new_item(self) -> BaseModel:
+        """The item an "Add" button appends, for the referee to fill in."""
+        raise NotImplementedError
+
+    def add_item(self, item: BaseModel | None = None) -> int | None:
+        """Append ``item`` (or :meth:`new_item`) as one undoable edit; its row, or None."""
+        if self.character() is None:
+            return None
+        added = item if item is not None else self.new_item()
+        field = self.list_field
+
+        def change(character: Character) -> None:
+            setattr(character, field, [*getattr(character, field), added])
+
+        name = _item_label(added, self.noun)
+        if not self._edit(f"Add {self.noun} {name}", change):
+            return None
+        return len(self._items) - 1
+
+    def remove_rows(self, rows: Iterable[int]) -> bool:
+        """Remove the given rows as one undoable edit."""
+        doomed = sorted({row for row in rows if 0 <= row < len(self._items)})
+        if not doomed or self.character() is None:
+            return False
+        field = self.list_field
+        names = [_item_label(self._items[row], self.noun) for row in doomed]
+
+        def change(character: Character) -> None:
+            items = list(getattr(character, field))
+            setattr(character, field, [x for i, x in enumerate(items) if i not in doomed])
+
+        text = (f"Remove {self.noun} {names[0]}" if len(names) == 1
+                else f"Remove {len(names)} {self.noun}s")
+        return self._edit(text, change)
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def _edit(self, text: str, change: Callable[[Character], None]) -> bool:
+        character = self.character()
+        if character is None:
+            self._reject("This character is no longer in the campaign.")
+            return False
+        try:
+            edit_character(self._document, character, text, change)
+        except (ValidationError, ValueError) as exc:
+            self._reject(describe_error(exc))
+            return False
+        return True
+
+    def _reject(self, message: str) -> None:
+        self.edit_rejected.emit(message)
+
+
+# --- skills ----------------------------------------------------------------------------------
+
+
+def _skill_sort(skill: Skill) -> str:
+    return f"{skill.name.casefold()}\x00{(skill.specialty or '').casefold()}"
+
+
+def _skill_dm_tooltip(skill: Skill, _character: Character) -> str:
+    return (
+        f"Skill-{skill.level} adds {format_modifier(skill.level)} to checks with "
+        f"{skill.label}. Without any level in a skill a check is made unskilled, at "
+        f"{format_modifier(UNSKILLED)}; Skill-0 is a skill and rolls at +0."
+    )
+
+
+class SkillsTableModel(CharacterItemsModel):
+    """Skills as Name, Specialty, Level and the Roll DM a check with them takes."""
+
+    item_type = Skill
+    list_field = "skills"
+    noun = "skill"
+    columns = (
+        Column("Name", lambda s, _c: s.name, "name", _text_editor(100), parse=_text,
+               sort_key=_skill_sort),
+        Column("Specialty", lambda s, _c: s.specialty or "", "specialty",
+               _text_editor(100, "none"), edit_value=lambda s: s.specialty or "",
+               parse=_optional_text),
+        Column("Level", lambda s, _c: str(s.level), "level", _int_editor(0, MAX_SKILL_LEVEL),
+               parse=_integer, sort_key=lambda s: s.level, numeric=True),
+        Column("Roll DM", lambda s, _c: format_modifier(s.level), sort_key=lambda s: s.level,
+               tooltip=_skill_dm_tooltip, numeric=True,
+               header_tooltip=f"The level held; unskilled checks take {UNSKILLED}"),
+    )
+
+    def new_item(self) -> Skill:
+        return Skill(name="New skill", level=0)
+
+
+# --- weapons ---------------------------------------------------------------------------------
+
+
+def _damage_tooltip(weapon: Weapon, _character: Character) -> str:
+    dice = weapon.damage_dice
+    scale = ""
+    if dice.scale is not Scale.NONE:
+        scale = f", {dice.scale.label} scale (x{dice.scale.multiplier})"
+    mean = float(dice.mean)
+    return f"{dice}: {dice.minimum} to {dice.maximum}, average {mean:g}{scale}"
+
+
+def _aim_text(weapon: Weapon, _character: Character) -> str:
+    return f"+{weapon.aim_modifier}" if weapon.aim_modifier else "none"
+
+
+def _aim_tooltip(weapon: Weapon, _character: Character) -> str:
+    if weapon.aim_modifier:
+        return f"Each aim action gives +{weapon.aim_modifier} to the next attack (at most 6 aims)."
+    return "No aim modifier: each aim action gives +1 to the next attack (at most +6)."
+
+
+def _thrown_text(weapon: Weapon, character: Character) -> str:
+    if weapon.thrown is None:
+        return ""
+    strength = character.characteristic("str") or 0
+    straight, lobbed = thrown_range(strength, str(weapon.thrown))
+    return f"{_decimal_text(weapon.thrown)} ({straight} m / {lobbed} m lobbed)"
+
+
+def _thrown_tooltip(weapon: Weapon, character: Character) -> str:
+    if weapon.thrown is None:
+        return "Not a thrown weapon (type a Thrown value like 0.5 to make it one)."
+    strength = character.characteristic("str") or 0
+    thrown = _decimal_text(weapon.thrown)
+    return (f"Thrown {thrown}: STR {strength} x {thrown} metres straight, "
+            "three times that lobbed, rounded down.")
+
+
+def _weapon_skill_text(weapon: Weapon, character: Character) -> str:
+    dm = skill_dm_text(character, weapon.skill)
+    return f"{weapon.skill} [{dm}]" if dm else ""
+
+
+def _weapon_skill_tooltip(weapon: Weapon, character: Character) -> str:
+    if not weapon.skill.strip():
+        return "The skill this weapon is used with, e.g. Gun Combat (Slug Rifle)."
+    level = character.skill_level(weapon.skill)
+    if level is None:
+        return (f"{character.name} has no {weapon.skill}: attacks are unskilled, at "
+                f"{format_modifier(UNSKILLED)}.")
+    return f"{character.name} rolls {weapon.skill} at {format_modifier(level)}."
+
+
+class WeaponsTableModel(CharacterItemsModel):
+    """Weapons as their stat lines; damage dice are checked by the rules core's parser."""
+
+    item_type = Weapon
+    list_field = "weapons"
+    noun = "weapon"
+    columns = (
+        Column("Name", lambda w, _c: w.name, "name", _text_editor(200), parse=_text,
+               sort_key=_casefold_sort),
+        Column("Damage", lambda w, _c: w.damage, "damage", EditorSpec(EditorKind.DICE),
+               parse=_text, tooltip=_damage_tooltip,
+               header_tooltip="Damage dice, e.g. 3d6, 3d3-2; a D, H or K prefix sets the scale"),
+        Column("Rate of attack", lambda w, _c: str(w.rate_of_attack), "rate_of_attack",
+               _int_editor(1, 1000), parse=_integer, sort_key=lambda w: w.rate_of_attack,
+               numeric=True),
+        Column("Range", lambda w, _c: w.range_class.label, "range_class", _choice_editor(),
+               parse=_enum_parser(RangeClass),
+               sort_key=lambda w: list(RangeClass).index(w.range_class),
+               choices=tuple((r.label, r.value) for r in RangeClass)),
+        Column("Aim", _aim_text, "aim_modifier", _int_editor(0, 99), parse=_integer,
+               sort_key=lambda w: w.aim_modifier, tooltip=_aim_tooltip, numeric=True),
+        Column("Thrown", _thrown_text, "thrown", _text_editor(8, "not thrown"),
+               edit_value=lambda w: "" if w.thrown is None else _decimal_text(w.thrown),
+               parse=_thrown, tooltip=_thrown_tooltip),
+        Column("Ready", lambda w, _c: str(w.ready_actions), "ready_actions", _int_editor(0, 99),
+               parse=_integer, sort_key=lambda w: w.ready_actions, numeric=True,
+               header_tooltip="Minor actions to ready the weapon"),
+        Column("Reload", lambda w, _c: str(w.reload_actions), "reload_actions",
+               _int_editor(0, 99), parse=_integer, sort_key=lambda w: w.reload_actions,
+               numeric=True, header_tooltip="Minor actions to reload"),
+        Column("Skill", _weapon_skill_text, "skill",
+               _text_editor(200, "e.g. Gun Combat (Slug Rifle)"),
+               edit_value=lambda w: w.skill, parse=_text, tooltip=_weapon_skill_tooltip,
+               header_tooltip="The skill used to attack, with the DM this character rolls at"),
+    )
+
+    def new_item(self) -> Weapon:
+        return Weapon(name="New weapon", damage="1d6")
+
+
+# --- armor and cover -------------------------------------------------------------------------
+
+
+class ArmorTableModel(CharacterItemsModel):
+    """Armor worn or carried: its rating reduces every damage roll while worn."""
+
+    item_type = Armor
+    list_field = "armor"
+    noun = "armor"
+    columns = (
+        Column("Name", lambda a, _c: a.name, "name", _text_editor(200), parse=_text,
+               sort_key=_casefold_sort),
+        Column("Rating", lambda a, _c: str(a.rating), "rating", _int_editor(0, 999),
+               parse=_integer, sort_key=lambda a: a.rating, numeric=True,
+               header_tooltip="Armor rating: subtracted from each damage roll"),
+        Column("Scale", lambda a, _c: a.scale.label, "scale", _choice_editor(),
+               parse=_enum_parser(Scale), sort_key=lambda a: list(Scale).index(a.scale),
+               choices=tuple((s.label, s.value) for s in Scale)),
+        Column("Worn", lambda a, _c: "", "worn", checkable=True,
+               sort_key=lambda a: int(a.worn),
+               header_tooltip="Only worn armor protects"),
+    )
+
+    def new_item(self) -> Armor:
+        return Armor(name="New armor", rating=0)
+
+
+def _cover_tooltip(cover: CoverItem, _character: Character) -> str:
+    return f"{cover.remaining_hp} of {cover.hp} HP left"
+
+
+class CoverTableModel(CharacterItemsModel):
+    """Cover and shields: protection absorbs fail effect, and the cover takes that damage."""
+
+    item_type = CoverItem
+    list_field = "cover_items"
+    noun = "cover"
+    columns = (
+        Column("Name", lambda c, _ch: c.name, "name", _text_editor(200), parse=_text,
+               sort_key=_casefold_sort),
+        Column("Protection", lambda c, _ch: str(c.protection), "protection", _int_editor(0, 99),
+               parse=_integer, sort_key=lambda c: c.protection, numeric=True,
+               header_tooltip="The Difficulty it adds (a shield: 2)"),
+        Column("HP", lambda c, _ch: str(c.hp), "hp", _int_editor(0, 99_999), parse=_integer,
+               sort_key=lambda c: c.hp, tooltip=_cover_tooltip, numeric=True),
+        Column("Damage taken", lambda c, _ch: str(c.damage), "damage", _int_editor(0, 99_999),
+               parse=_integer, sort_key=lambda c: c.damage, tooltip=_cover_tooltip,
+               numeric=True),
+    )
+
+    def new_item(self) -> CoverItem:
+        return CoverItem(name="New cover", protection=0)
+
+
+# --- conditions ------------------------------------------------------------------------------
+
+
+def _condition_started(condition: Condition, _character: Character) -> str:
+    parts: list[str] = []
+    if condition.started_at is not None:
+        parts.append(condition.started_at.label)
+    if condition.started_round is not None:
+        parts.append(f"round {condition.started_round}")
+    return ", ".join(parts) or "—"
+
+
+def _condition_tooltip(condition: Condition, _character: Character) -> str:
+    if condition.expires_at is not None:
+        return f"{condition.label} until {condition.expires_at.label}"
+    return condition.label
+
+
+class ConditionsTableModel(CharacterItemsModel):
+    """Conditions with the moment each started; only the detail is edited in place."""
+
+    item_type = Condition
+    list_field = "conditions"
+    noun = "condition"
+    columns = (
+        Column("Condition", lambda c, _ch: c.kind.label,
+               sort_key=lambda c: list(ConditionKind).index(c.kind),
+               tooltip=_condition_tooltip),
+        Column("Detail", lambda c, _ch: c.detail, "detail", _text_editor(200, "e.g. left arm"),
+               parse=_text),
+        Column("Started", _condition_started,
+               sort_key=lambda c: c.started_at.total_seconds if c.started_at else -1),
+    )
+
+    def new_item(self) -> Condition:
+        return Condition(kind=ConditionKind.OTHER)
+
+    def add_condition(self, kind: ConditionKind, detail: str = "") -> int | None:
+        """Add ``kind`` started now on the campaign clock."""
+        condition = Condition(kind=kind, detail=detail.strip(),
+                              started_at=self._document.campaign.game_time)
+        return self.add_item(condition)
+
+

@@ -1,0 +1,756 @@
+"""The attack resolver: attacker, weapon and targets; the Difficulty term by term; the exact
+odds before rolling; the roll in the app or from the table's dice; and one undoable Apply.
+
+Every number comes from :mod:`mneme_desktop.domain.combat`, which combines the rules core;
+this widget only collects the referee's choices and shows what the rules make of them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mneme_desktop.domain import Characteristic, Encounter, RangeClass, Weapon
+from mneme_desktop.domain.combat import (
+    AttackMode,
+    AttackOdds,
+    AttackOutcome,
+    AttackRequest,
+    AttackSpec,
+    PlanOutcome,
+    armor_of,
+    attack_check_from_dice,
+    attack_odds,
+    attack_patch,
+    build_attack,
+    parse_dice_values,
+    parse_roll_groups,
+    resolve_attack,
+    roll_attack,
+)
+from mneme_desktop.rules.actions import HIT_LOCATIONS, DefenseKind
+from mneme_desktop.rules.checks import CheckResult, CoverLevel
+from mneme_desktop.rules.damage import DamageResult
+from mneme_desktop.ui.encounter_commands import push_patch
+from mneme_desktop.ui.models.encounter_models import AttackTargetsModel, DifficultyTermsModel
+
+if TYPE_CHECKING:
+    from mneme_desktop.ui.document import CampaignDocument
+
+__all__ = ["AttackResolver", "format_percent"]
+
+
+def format_percent(chance: Fraction) -> str:
+    """58.33% (7/12): the exact fraction beside a readable percentage."""
+    return f"{float(chance) * 100:.2f}% ({chance.numerator}/{chance.denominator})"
+
+
+def _cover_levels(combo: QComboBox) -> None:
+    for level in CoverLevel:
+        text = "None" if level is CoverLevel.NONE else f"{level.label.capitalize()} (+{int(level)})"
+        combo.addItem(text, level)
+
+
+class AttackResolver(QWidget):
+    """Builds, rolls and applies one attack (or defend) action."""
+
+    applied = Signal(str)
+    """An attack was applied (the undo text)."""
+    message = Signal(str)
+    """Something to tell the referee (a refusal or a problem with typed dice)."""
+
+    def __init__(self, document: CampaignDocument, rng: random.Random,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._document = document
+        self._rng = rng
+        self._encounter_id: str | None = None
+        self._spec: AttackSpec | None = None
+        self._check: CheckResult | None = None
+        self._typed: tuple[list[list[int]] | None, list[int] | None] = (None, None)
+        self._outcome: AttackOutcome | None = None
+        self._updating = False
+        self._build()
+        document.encounter_changed.connect(self._encounter_changed)
+        document.character_changed.connect(lambda _id: self._refresh_lists())
+
+    # --- layout -------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+
+        who = QGroupBox("Attack")
+        form = QFormLayout(who)
+        self.mode_combo = QComboBox(objectName="attack_mode")
+        self.mode_combo.addItem("Attack", AttackMode.ATTACK)
+        self.mode_combo.addItem("Defend (double one defence)", AttackMode.DEFEND)
+        self.mode_combo.setToolTip("Defend: a significant action that only defends; success "
+                                   "takes no damage, and one defence modifier is doubled.")
+        form.addRow("Action", self.mode_combo)
+        self.attacker_combo = QComboBox(objectName="attacker")
+        form.addRow("Attacker", self.attacker_combo)
+        self.weapon_combo = QComboBox(objectName="weapon")
+        form.addRow("Weapon", self.weapon_combo)
+        row = QHBoxLayout()
+        self.characteristic_combo = QComboBox(objectName="characteristic")
+        self.characteristic_combo.addItem("STR", Characteristic.STR)
+        self.characteristic_combo.addItem("DEX", Characteristic.DEX)
+        self.characteristic_combo.setToolTip("Characteristic whose DM the roll adds "
+                                             "(melee: STR, others: DEX by default)")
+        self.extra_dm_spin = QSpinBox(objectName="extra_dm", minimum=-12, maximum=12)
+        self.extra_dm_spin.setPrefix("other DM ")
+        self.extra_dm_spin.setToolTip("Equipment and other DMs (scope +1, laser sight +1 ...)")
+        row.addWidget(self.characteristic_combo)
+        row.addWidget(self.extra_dm_spin)
+        form.addRow("Roll", row)
+        self.targets_model = AttackTargetsModel(self)
+        self.targets_view = QTableView(objectName="targets")
+        self.targets_view.setModel(self.targets_model)
+        self.targets_view.verticalHeader().hide()
+        self.targets_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.targets_view.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.Stretch)
+        self.targets_view.setMinimumHeight(110)
+        self.targets_view.setEditTriggers(QAbstractItemView.EditTrigger.AllEditTriggers)
+        self.targets_view.setToolTip("Tick one or more targets. Attacks: each target's share "
+                                     "of the rate of attack (declared before rolling).")
+        form.addRow("Targets", self.targets_view)
+        layout.addWidget(who)
+
+        difficulty = QGroupBox("Difficulty")
+        dform = QFormLayout(difficulty)
+        self.base_spin = QSpinBox(objectName="base_difficulty", minimum=2, maximum=20, value=8)
+        dform.addRow("Base", self.base_spin)
+        self.cover_combo = QComboBox(objectName="cover")
+        _cover_levels(self.cover_combo)
+        self.concealment_combo = QComboBox(objectName="concealment")
+        _cover_levels(self.concealment_combo)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Cover"))
+        row.addWidget(self.cover_combo)
+        row.addWidget(QLabel("Concealment"))
+        row.addWidget(self.concealment_combo)
+        dform.addRow(row)
+        self.close_quarters_check = QCheckBox("Ranged attack in close quarters (+2)",
+                                              objectName="close_quarters")
+        dform.addRow(self.close_quarters_check)
+        row = QHBoxLayout()
+        self.range_spin = QSpinBox(objectName="range", minimum=-8, maximum=8)
+        self.range_spin.setToolTip("Range, size and movement of the target (+ harder)")
+        self.superiority_spin = QSpinBox(objectName="superiority", minimum=-3, maximum=3)
+        self.superiority_spin.setToolTip("Superiority: + for the attacker's side, - for the "
+                                         "target's (Ch.3 table, +1 to +3)")
+        row.addWidget(QLabel("Range/size/move"))
+        row.addWidget(self.range_spin)
+        row.addWidget(QLabel("Superiority"))
+        row.addWidget(self.superiority_spin)
+        dform.addRow(row)
+        self.location_combo = QComboBox(objectName="location")
+        self.location_combo.addItem("No targeted location", None)
+        for location in HIT_LOCATIONS:
+            self.location_combo.addItem(
+                f"{location.name} (+{location.difficulty_modifier}, "
+                f"{location.body_area.value})", location)
+        self.location_combo.setToolTip("Targeted attack: harder to hit; limbs cripple at 1/3 "
+                                       "HP, hands/feet at 1/10, the head stuns, vitals bleed")
+        dform.addRow("Targeted", self.location_combo)
+        row = QHBoxLayout()
+        self.advantage_spin = QSpinBox(objectName="advantages", minimum=0, maximum=6)
+        self.disadvantage_spin = QSpinBox(objectName="disadvantages", minimum=0, maximum=6)
+        self.advantage_spin.setToolTip("Advantages (cancel disadvantages one for one)")
+        self.disadvantage_spin.setToolTip("Disadvantages (cancel advantages one for one)")
+        row.addWidget(QLabel("Advantage"))
+        row.addWidget(self.advantage_spin)
+        row.addWidget(QLabel("Disadvantage"))
+        row.addWidget(self.disadvantage_spin)
+        dform.addRow(row)
+        row = QHBoxLayout()
+        self.coordinating_spin = QSpinBox(objectName="coordinating", minimum=0, maximum=4)
+        self.coordinating_spin.setToolTip("Coordinating action: the referee adds 1-4 "
+                                          "Difficulty; gain superiority or advantage")
+        self.plan_combo = QComboBox(objectName="plan")
+        self.plan_combo.addItem("No plan", PlanOutcome.NONE)
+        self.plan_combo.addItem("Plan came true (advantage)", PlanOutcome.CORRECT)
+        self.plan_combo.addItem("Plan was wrong (disadvantage)", PlanOutcome.WRONG)
+        row.addWidget(QLabel("Coordinating"))
+        row.addWidget(self.coordinating_spin)
+        row.addWidget(self.plan_combo)
+        dform.addRow(row)
+        self.terms_model = DifficultyTermsModel(self)
+        self.terms_view = QTableView(objectName="difficulty_terms")
+        self.terms_view.setModel(self.terms_model)
+        self.terms_view.verticalHeader().hide()
+        self.terms_view.horizontalHeader().setSectionResizeMode(
+            2, QHeaderView.ResizeMode.Stretch)
+        self.terms_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.terms_view.setMinimumHeight(120)
+        dform.addRow(self.terms_view)
+        self.dm_label = QLabel(objectName="roll_terms")
+        self.dm_label.setWordWrap(True)
+        dform.addRow(self.dm_label)
+        layout.addWidget(difficulty)
+
+        options = QGroupBox("Options and defence")
+        oform = QFormLayout(options)
+        row = QHBoxLayout()
+        self.reckless_check = QCheckBox("Reckless", objectName="reckless")
+        self.reckless_check.setToolTip("Reckless action: +2 DM to the roll, then -3 to the "
+                                       "Effect; a negative result is resolved as a failure")
+        self.costly_check = QCheckBox("Costly success", objectName="costly")
+        self.costly_check.setToolTip("If the roll fails, succeed anyway (Effect 0) and pay a "
+                                     "fail effect of double the failure + 3")
+        self.spend_check = QCheckBox("Spend the action", objectName="spend_action")
+        self.spend_check.setChecked(True)
+        self.spend_check.setToolTip("Spend the attacker's significant action (2 minor)")
+        row.addWidget(self.reckless_check)
+        row.addWidget(self.costly_check)
+        row.addWidget(self.spend_check)
+        oform.addRow(row)
+        self.doubled_combo = QComboBox(objectName="defend_doubles")
+        self.doubled_combo.addItem("Skill", DefenseKind.SKILL)
+        self.doubled_combo.addItem("Cover", DefenseKind.COVER)
+        self.doubled_combo.addItem("Concealment / conditions", DefenseKind.CONCEALMENT)
+        self.doubled_combo.setToolTip("Defend doubles one modifier (cover and concealment "
+                                      "never above 4); doubled skill also adds to the roll")
+        oform.addRow("Defend doubles", self.doubled_combo)
+        self.defence_conditions_spin = QSpinBox(objectName="defence_conditions", minimum=0,
+                                                maximum=12)
+        self.defence_conditions_spin.setToolTip("The attacker's own conditions (concealment, "
+                                                "range, size, movement): first to reduce a "
+                                                "fail effect")
+        oform.addRow("Attacker's conditions", self.defence_conditions_spin)
+        self.defence_cover_combo = QComboBox(objectName="defence_cover")
+        self.defence_cover_combo.setToolTip("Cover reduces a fail effect second and takes the "
+                                            "damage rolls it absorbs")
+        oform.addRow("Attacker's cover", self.defence_cover_combo)
+        self.return_fire_combo = QComboBox(objectName="return_fire")
+        self.return_fire_combo.setToolTip("Whose weapon deals the damage rolls of a fail effect")
+        self.return_rate_spin = QSpinBox(objectName="return_rate", minimum=1, maximum=999)
+        self.return_rate_spin.setToolTip("The opponents' total rate of attack: the most damage "
+                                         "rolls of a fail effect that count")
+        row = QHBoxLayout()
+        row.addWidget(self.return_fire_combo, 1)
+        row.addWidget(QLabel("rate"))
+        row.addWidget(self.return_rate_spin)
+        oform.addRow("Strikes back", row)
+        layout.addWidget(options)
+
+        roll = QGroupBox("Roll")
+        rlayout = QVBoxLayout(roll)
+        self.odds_label = QLabel(objectName="odds")
+        self.odds_label.setWordWrap(True)
+        self.odds_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        rlayout.addWidget(self.odds_label)
+        self.problem_label = QLabel(objectName="attack_problem")
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet("color: palette(bright-text);")
+        rlayout.addWidget(self.problem_label)
+        row = QHBoxLayout()
+        self.roll_button = QPushButton("&Roll in the app", objectName="roll_attack")
+        self.roll_button.setToolTip("Roll the attack and its damage here (Ctrl+Return)")
+        row.addWidget(self.roll_button)
+        rlayout.addLayout(row)
+        tform = QFormLayout()
+        self.dice_edit = QLineEdit(objectName="attack_dice")
+        self.dice_edit.setPlaceholderText("e.g. 4 5 (3 dice with advantage)")
+        tform.addRow("Table dice", self.dice_edit)
+        self.damage_edit = QLineEdit(objectName="damage_rolls")
+        self.damage_edit.setPlaceholderText("optional: 7, 9; 5 (one group per target)")
+        tform.addRow("Damage rolls", self.damage_edit)
+        self.return_fire_edit = QLineEdit(objectName="return_fire_rolls")
+        self.return_fire_edit.setPlaceholderText("optional: cover's rolls first, then yours")
+        tform.addRow("Return fire", self.return_fire_edit)
+        rlayout.addLayout(tform)
+        self.use_dice_button = QPushButton("Use the &table's dice", objectName="use_dice")
+        self.use_dice_button.setToolTip("Resolve with the dice typed above (Enter in the dice "
+                                        "field)")
+        rlayout.addWidget(self.use_dice_button)
+        self.outcome_view = QTextBrowser(objectName="attack_outcome")
+        self.outcome_view.setMinimumHeight(120)
+        self.outcome_view.setSizePolicy(QSizePolicy.Policy.Expanding,
+                                        QSizePolicy.Policy.Expanding)
+        rlayout.addWidget(self.outcome_view)
+        row = QHBoxLayout()
+        self.apply_button = QPushButton("&Apply to all targets", objectName="apply_attack")
+        self.apply_button.setToolTip("Apply the result to every sheet it touches as one "
+                                     "undoable step (Ctrl+Shift+Return)")
+        self.discard_button = QPushButton("Discard", objectName="discard_attack")
+        row.addWidget(self.apply_button)
+        row.addWidget(self.discard_button)
+        rlayout.addLayout(row)
+        layout.addWidget(roll)
+        layout.addStretch(1)
+
+        for combo in (self.mode_combo, self.characteristic_combo, self.cover_combo,
+                      self.concealment_combo, self.location_combo, self.plan_combo,
+                      self.doubled_combo, self.defence_cover_combo):
+            combo.currentIndexChanged.connect(self._inputs_changed)
+        for spin in (self.extra_dm_spin, self.base_spin, self.range_spin, self.superiority_spin,
+                     self.advantage_spin, self.disadvantage_spin, self.coordinating_spin,
+                     self.defence_conditions_spin, self.return_rate_spin):
+            spin.valueChanged.connect(self._inputs_changed)
+        for check in (self.close_quarters_check, self.reckless_check, self.costly_check):
+            check.toggled.connect(self._inputs_changed)
+        self.attacker_combo.currentIndexChanged.connect(self._attacker_changed)
+        self.weapon_combo.currentIndexChanged.connect(self._weapon_changed)
+        self.return_fire_combo.currentIndexChanged.connect(self._inputs_changed)
+        self.targets_model.dataChanged.connect(self._targets_changed)
+        self.roll_button.clicked.connect(self.roll)
+        self.use_dice_button.clicked.connect(self.use_table_dice)
+        self.dice_edit.returnPressed.connect(self.use_table_dice)
+        self.apply_button.clicked.connect(self.apply)
+        self.discard_button.clicked.connect(self.discard)
+        for keys, slot in (("Ctrl+Return", self.roll), ("Ctrl+Shift+Return", self.apply)):
+            shortcut = QShortcut(QKeySequence(keys), self, slot)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self._show_outcome()
+
+    # --- public -------------------------------------------------------------------------
+
+    @property
+    def spec(self) -> AttackSpec | None:
+        return self._spec
+
+    @property
+    def outcome(self) -> AttackOutcome | None:
+        return self._outcome
+
+    def set_encounter(self, encounter_id: str | None) -> None:
+        self._encounter_id = encounter_id
+        self.discard()
+        self._refresh_lists()
+
+    def set_attacker(self, combatant_id: str | None) -> None:
+        index = self.attacker_combo.findData(combatant_id)
+        if index >= 0:
+            self.attacker_combo.setCurrentIndex(index)
+
+    def set_targets(self, combatant_ids: list[str]) -> None:
+        self.targets_model.set_checked_ids(combatant_ids)
+        self._split_rate()
+
+    def set_weapon(self, index: int) -> None:
+        self.weapon_combo.setCurrentIndex(index)
+
+    def roll(self) -> AttackOutcome | None:
+        """Roll the attack in the app (every die is logged on Apply)."""
+        spec = self._spec
+        if spec is None:
+            self.message.emit(self.problem_label.text() or "The attack is not complete")
+            return None
+        self._check = roll_attack(spec, self._rng)
+        self._typed = (None, None)
+        return self._resolve()
+
+    def use_table_dice(self) -> AttackOutcome | None:
+        """Resolve with the dice typed from the table (and any typed damage rolls)."""
+        spec = self._spec
+        if spec is None:
+            self.message.emit(self.problem_label.text() or "The attack is not complete")
+            return None
+        try:
+            dice = parse_dice_values(self.dice_edit.text(), 2 + abs(spec.net_advantage))
+            check = attack_check_from_dice(spec, dice)
+            damage_text = self.damage_edit.text().strip()
+            fire_text = self.return_fire_edit.text().strip()
+            typed_damage = parse_roll_groups(damage_text) if damage_text else None
+            typed_fire = parse_roll_groups(fire_text)[0] if fire_text else None
+        except ValueError as exc:
+            self._problem(str(exc))
+            return None
+        self._check = check
+        self._typed = (typed_damage, typed_fire)
+        return self._resolve()
+
+    def apply(self) -> bool:
+        """Apply the rolled result to every sheet it touches as one undoable step."""
+        outcome = self._outcome
+        encounter = self._encounter()
+        if outcome is None or encounter is None:
+            self.message.emit("Roll the attack first (or type the table's dice)")
+            return False
+        try:
+            patch = attack_patch(self._document.campaign, encounter, outcome,
+                                 self.spend_check.isChecked())
+        except ValueError as exc:
+            self._problem(str(exc))
+            self.message.emit(str(exc))
+            return False
+        self.discard()
+        push_patch(self._document, patch)
+        self.applied.emit(patch.text)
+        return True
+
+    def discard(self) -> None:
+        self._check = None
+        self._outcome = None
+        self._typed = (None, None)
+        self.dice_edit.clear()
+        self.damage_edit.clear()
+        self.return_fire_edit.clear()
+        self._show_outcome()
+
+    # --- reading the encounter ------------------------------------------------------------
+
+    def _encounter(self) -> Encounter | None:
+        if self._encounter_id is None:
+            return None
+        return self._document.campaign.find_encounter(self._encounter_id)
+
+    def _encounter_changed(self, encounter_id: str) -> None:
+        if encounter_id == self._encounter_id:
+            self._refresh_lists()
+
+    def _refresh_lists(self) -> None:
+        """Refill the combatant lists after the encounter changed, keeping the choices."""
+        encounter = self._encounter()
+        self._updating = True
+        try:
+            chosen = self.attacker_combo.currentData()
+            self.attacker_combo.clear()
+            if encounter is not None:
+                campaign = self._document.campaign
+                for combatant in encounter.initiative_order():
+                    sheet = campaign.combatant_character(combatant)
+                    self.attacker_combo.addItem(sheet.name, combatant.id)
+            index = self.attacker_combo.findData(chosen)
+            self.attacker_combo.setCurrentIndex(max(0, index))
+        finally:
+            self._updating = False
+        self._attacker_changed()
+
+    def _attacker_changed(self) -> None:
+        if self._updating:
+            return
+        encounter = self._encounter()
+        attacker_id = self.attacker_combo.currentData()
+        self._updating = True
+        try:
+            chosen_weapon = self.weapon_combo.currentIndex()
+            previous_weapons = [self.weapon_combo.itemText(i)
+                                for i in range(self.weapon_combo.count())]
+            self.weapon_combo.clear()
+            self.defence_cover_combo.clear()
+            candidates = []
+            if encounter is not None and attacker_id is not None:
+                campaign = self._document.campaign
+                attacker = encounter.find_combatant(attacker_id)
+                sheet = campaign.combatant_character(attacker) if attacker else None
+                if sheet is not None and attacker is not None:
+                    for weapon in sheet.weapons:
+                        self.weapon_combo.addItem(
+                            f"{weapon.name} {weapon.damage}, rate {weapon.rate_of_attack}")
+                    self.defence_cover_combo.addItem("No cover", ("level", CoverLevel.NONE))
+                    for level in (CoverLevel.PARTIAL, CoverLevel.MOSTLY, CoverLevel.FULL):
+                        self.defence_cover_combo.addItem(
+                            f"{level.label.capitalize()} cover ({int(level)})", ("level", level))
+                    for number, item in enumerate(sheet.cover_items):
+                        left = f", {item.remaining_hp} HP left" if item.hp else ""
+                        self.defence_cover_combo.addItem(
+                            f"{item.name} (protection {item.protection}{left})",
+                            ("item", number))
+                    own_cover = self.defence_cover_combo.findData(("level", attacker.cover))
+                    items = [i for i in range(self.defence_cover_combo.count())
+                             if self.defence_cover_combo.itemData(i)[0] == "item"]
+                    self.defence_cover_combo.setCurrentIndex(
+                        items[0] if items and attacker.cover is CoverLevel.NONE
+                        else max(0, own_cover))
+                for combatant in encounter.initiative_order():
+                    if combatant.id == attacker_id:
+                        continue
+                    target = campaign.combatant_character(combatant)
+                    armor, scale = armor_of(target)
+                    prefix = f"{scale.prefix}" if scale.prefix else ""
+                    candidates.append((combatant.id, target.name, combatant.side,
+                                       f"{prefix}AR {armor}" if armor else "none"))
+            same_weapons = previous_weapons == [self.weapon_combo.itemText(i)
+                                                for i in range(self.weapon_combo.count())]
+            if same_weapons and 0 <= chosen_weapon < self.weapon_combo.count():
+                self.weapon_combo.setCurrentIndex(chosen_weapon)
+            self.targets_model.set_candidates(candidates)
+        finally:
+            self._updating = False
+        self._weapon_changed()
+
+    def _weapon_changed(self) -> None:
+        if self._updating:
+            return
+        weapon = self._weapon()
+        if weapon is not None:
+            self._updating = True
+            code = Characteristic.STR if weapon.range_class is RangeClass.MELEE \
+                else Characteristic.DEX
+            self.characteristic_combo.setCurrentIndex(self.characteristic_combo.findData(code))
+            self._updating = False
+        self._split_rate()
+
+    def _weapon(self) -> Weapon | None:
+        encounter = self._encounter()
+        attacker_id = self.attacker_combo.currentData()
+        if encounter is None or attacker_id is None:
+            return None
+        attacker = encounter.find_combatant(attacker_id)
+        if attacker is None:
+            return None
+        sheet = self._document.campaign.combatant_character(attacker)
+        index = self.weapon_combo.currentIndex()
+        return sheet.weapons[index] if 0 <= index < len(sheet.weapons) else None
+
+    def _targets_changed(self, top_left: QModelIndex, _bottom_right: QModelIndex,
+                         roles: Sequence[int] = ()) -> None:
+        if self._updating:
+            return
+        if Qt.ItemDataRole.CheckStateRole in roles or top_left.column() == \
+                AttackTargetsModel.COL_TARGET:
+            self._split_rate()
+        else:
+            self._inputs_changed()
+
+    def _split_rate(self) -> None:
+        """Spread the weapon's rate of attack over the ticked targets (the first ones get
+        the remainder), fill in who strikes back, then recompute."""
+        weapon = self._weapon()
+        chosen = [cid for cid, _ in self.targets_model.checked()]
+        self._updating = True
+        try:
+            if weapon is not None and chosen:
+                rate = weapon.rate_of_attack
+                base, extra = divmod(rate, len(chosen))
+                shares = {cid: max(1, base + (1 if n < extra else 0))
+                          for n, cid in enumerate(chosen)}
+                self.targets_model.set_shares(shares)
+            self._fill_return_fire(chosen)
+        finally:
+            self._updating = False
+        self._inputs_changed()
+
+    def _fill_return_fire(self, chosen: list[str]) -> None:
+        encounter = self._encounter()
+        previous = self.return_fire_combo.currentData()
+        self.return_fire_combo.clear()
+        total_rate = 0
+        if encounter is not None:
+            campaign = self._document.campaign
+            for cid in chosen:
+                combatant = encounter.find_combatant(cid)
+                if combatant is None:
+                    continue
+                sheet = campaign.combatant_character(combatant)
+                for number, weapon in enumerate(sheet.weapons):
+                    self.return_fire_combo.addItem(
+                        f"{sheet.name}: {weapon.name} {weapon.damage}", (cid, number))
+                    if number == 0:
+                        total_rate += weapon.rate_of_attack
+        self.return_fire_combo.addItem("Nobody can strike back", None)
+        index = self.return_fire_combo.findData(previous)
+        self.return_fire_combo.setCurrentIndex(index if index >= 0 and previous is not None
+                                               else 0)
+        self.return_rate_spin.setValue(max(1, total_rate))
+
+    # --- the spec and the odds -------------------------------------------------------------
+
+    def _request(self) -> AttackRequest | None:
+        attacker_id = self.attacker_combo.currentData()
+        if attacker_id is None:
+            return None
+        cover_choice = self.defence_cover_combo.currentData() or ("level", CoverLevel.NONE)
+        fire = self.return_fire_combo.currentData()
+        mode = self.mode_combo.currentData()
+        return AttackRequest(
+            attacker_id=attacker_id,
+            weapon_index=self.weapon_combo.currentIndex(),
+            targets=tuple(self.targets_model.checked()),
+            characteristic=self.characteristic_combo.currentData(),
+            base_difficulty=self.base_spin.value(),
+            cover=self.cover_combo.currentData(),
+            concealment=self.concealment_combo.currentData(),
+            close_quarters=self.close_quarters_check.isChecked(),
+            range_mod=self.range_spin.value(),
+            superiority=self.superiority_spin.value(),
+            location=self.location_combo.currentData(),
+            advantages=self.advantage_spin.value(),
+            disadvantages=self.disadvantage_spin.value(),
+            coordinating=self.coordinating_spin.value(),
+            plan=self.plan_combo.currentData(),
+            extra_dm=self.extra_dm_spin.value(),
+            mode=mode,
+            reckless=self.reckless_check.isChecked(),
+            costly_success=self.costly_check.isChecked(),
+            defence_conditions=self.defence_conditions_spin.value(),
+            defence_cover=cover_choice[1] if cover_choice[0] == "level" else CoverLevel.NONE,
+            defence_cover_item=cover_choice[1] if cover_choice[0] == "item" else None,
+            doubled=self.doubled_combo.currentData() if mode is AttackMode.DEFEND else None,
+            return_fire_from=fire[0] if fire else None,
+            return_fire_weapon=fire[1] if fire else 0,
+            return_fire_rate=self.return_rate_spin.value(),
+        )
+
+    def _inputs_changed(self) -> None:
+        if self._updating:
+            return
+        defend = self.mode_combo.currentData() is AttackMode.DEFEND
+        self.doubled_combo.setEnabled(defend)
+        self.costly_check.setEnabled(not defend)
+        encounter = self._encounter()
+        request = self._request()
+        spec = None
+        problem = ""
+        if encounter is None or request is None:
+            problem = "Choose an encounter with combatants"
+        else:
+            try:
+                spec = build_attack(self._document.campaign, encounter, request)
+            except ValueError as exc:
+                problem = str(exc)
+        self._spec = spec
+        self.terms_model.set_breakdown(spec.difficulty if spec is not None else None)
+        self.roll_button.setEnabled(spec is not None)
+        self.use_dice_button.setEnabled(spec is not None)
+        self._problem(problem)
+        if spec is None:
+            self.odds_label.setText("")
+            self.dm_label.setText("")
+            self._outcome = None
+            self._show_outcome()
+            return
+        self.dm_label.setText(self._dm_text(spec))
+        self.odds_label.setText(self._odds_text(spec, attack_odds(spec)))
+        check = self._check
+        if check is not None and check.modifier == spec.roll_modifier and \
+                check.difficulty == spec.difficulty.total and \
+                check.advantage == spec.net_advantage:
+            self._resolve()
+        else:
+            self._check = None
+            self._outcome = None
+            self._show_outcome()
+
+    def _dm_text(self, spec: AttackSpec) -> str:
+        terms = ", ".join(f"{t.label} {t.value:+d}" for t in spec.roll_terms)
+        advantage = spec.net_advantage
+        dice = "2d6"
+        if advantage > 0:
+            dice = f"{2 + advantage}d6 keep the 2 highest"
+        elif advantage < 0:
+            dice = f"{2 - advantage}d6 keep the 2 lowest"
+        return (f"Roll {dice} {spec.roll_modifier:+d} ({terms}) against "
+                f"{spec.difficulty.total}")
+
+    def _odds_text(self, spec: AttackSpec, odds: AttackOdds) -> str:
+        parts = [f"<b>Chance of success {format_percent(odds.chance)}</b>"]
+        if spec.mode is AttackMode.ATTACK:
+            parts.append(f"expected damage {float(odds.expected_damage_if_hit):.2f} if it hits, "
+                         f"{float(odds.expected_damage):.2f} overall")
+        if spec.return_fire is not None:
+            parts.append(f"expected damage taken {float(odds.expected_harm):.2f}")
+        return " · ".join(parts)
+
+    # --- resolving ---------------------------------------------------------------------------
+
+    def _resolve(self) -> AttackOutcome | None:
+        spec, check = self._spec, self._check
+        if spec is None or check is None:
+            return None
+        typed_damage, typed_fire = self._typed
+        try:
+            outcome = resolve_attack(spec, check, self._rng, typed_damage, typed_fire)
+        except ValueError as exc:
+            self._problem(str(exc))
+            self._outcome = None
+            self._show_outcome()
+            return None
+        self._problem("")
+        self._outcome = outcome
+        self._show_outcome()
+        return outcome
+
+    def _problem(self, text: str) -> None:
+        self.problem_label.setText(text)
+        self.problem_label.setVisible(bool(text))
+
+    def _show_outcome(self) -> None:
+        outcome = self._outcome
+        self.apply_button.setEnabled(outcome is not None)
+        self.discard_button.setEnabled(outcome is not None)
+        if outcome is None:
+            self.outcome_view.setHtml("<p><i>Roll in the app, or type the dice rolled at the "
+                                      "table.</i></p>")
+            return
+        self.outcome_view.setHtml(outcome_html(outcome))
+
+
+def _rolls_html(result: DamageResult) -> str:
+    parts = []
+    for raw, after, kept in zip(result.rolls, result.after_armor, result.kept, strict=True):
+        text = f"{raw}→{after}" if raw != after else str(raw)
+        parts.append(text if kept else f"<s>{text}</s>")
+    return ", ".join(parts)
+
+
+def outcome_html(outcome: AttackOutcome) -> str:
+    """The result before it is applied: the roll, each target's damage rolls, the harm."""
+    spec, check = outcome.spec, outcome.check
+    dice = "+".join(map(str, check.dice))
+    kept = "" if len(check.dice) == 2 else f" (kept {'+'.join(map(str, check.kept))})"
+    lines = [f"<p><b>{dice}{kept} {check.modifier:+d} = {check.total}</b> against "
+             f"{check.difficulty}: <b>Effect {check.effect:+d}</b></p>"]
+    for note in outcome.notes:
+        lines.append(f"<p>{note}</p>")
+    if spec.mode is AttackMode.DEFEND:
+        lines.append("<p>Defended: no damage.</p>" if check.effect >= 0 and outcome.harm is None
+                     else "")
+    elif not outcome.hit:
+        lines.append("<p>Miss.</p>")
+    for hit in outcome.hits:
+        if hit.immune:
+            lines.append(f"<p>{hit.target.name}: immune to {spec.dice.scale.label}-scale "
+                         "damage.</p>")
+            continue
+        assert hit.result is not None
+        armor = f" against armor {hit.target.armor}" if hit.target.armor else ""
+        lines.append(f"<p><b>{hit.target.name}</b>: {hit.rolled} roll(s) of {spec.dice}{armor},"
+                     f" best {hit.kept} kept: {_rolls_html(hit.result)} = "
+                     f"<b>{hit.total} damage</b></p>")
+        if hit.massive is not None:
+            verdict = "survives (crippled)" if hit.massive.survived else "dies"
+            lines.append(f"<p>Massive damage roll {hit.massive.check.total}: {verdict}</p>")
+    harm = outcome.harm
+    if harm is not None:
+        m = harm.mitigation
+        lines.append(f"<p><b>Fail effect {harm.fail_effect}</b>: conditions -{m.by_conditions},"
+                     f" cover -{m.by_cover}, skill -{m.by_skill} → {m.remaining} left</p>")
+        if harm.cover is not None:
+            lines.append(f"<p>{spec.defence.cover_name or 'Cover'} takes "
+                         f"{_rolls_html(harm.cover)} = {sum(harm.cover.rolls)}</p>")
+        if harm.attacker is not None:
+            lines.append(f"<p><b>{spec.attacker_name}</b> takes {_rolls_html(harm.attacker)} = "
+                         f"<b>{harm.total} damage</b></p>")
+        elif spec.return_fire is None and m.remaining:
+            lines.append("<p>Nobody can strike back.</p>")
+        elif m.remaining == 0:
+            lines.append("<p>Ordinary failure.</p>")
+    return "".join(lines)

@@ -1,0 +1,126 @@
+"""The campaign clock for the toolbar: the in-game date and time, and a way to move it on.
+
+Moving the clock is one undoable command that also bleeds the bleeding, ends conditions
+whose time is up and heals everyone on a regime (see
+:func:`mneme_desktop.domain.healing_plan.advance_campaign`).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from mneme_desktop.domain.gametime import SECONDS_PER_DAY
+from mneme_desktop.domain.healing_plan import CharacterChange, Notice
+from mneme_desktop.rules.actions import ROUND_SECONDS
+from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.healing_commands import advance_clock
+
+__all__ = ["TimeControls", "TimeUnit"]
+
+
+class TimeUnit(Enum):
+    """The steps a referee moves the clock by, with their length in seconds."""
+
+    ROUNDS = ("rounds", ROUND_SECONDS)
+    MINUTES = ("minutes", 60)
+    HOURS = ("hours", 3600)
+    DAYS = ("days", SECONDS_PER_DAY)
+
+    @property
+    def label(self) -> str:
+        return self.value[0]
+
+    @property
+    def seconds(self) -> int:
+        return self.value[1]
+
+    def describe(self, amount: int) -> str:
+        """"3 rounds", "1 minute"."""
+        name = self.label if amount != 1 else self.label[:-1]
+        return f"{amount} {name}"
+
+
+class TimeControls(QWidget):
+    """Clock label, amount, unit and an Advance button.
+
+    ``advanced`` carries a one-line summary of what the time did (bleeding, healing,
+    notices), which the host may show in its status bar; the label's tooltip keeps it too.
+    """
+
+    advanced = Signal(str)
+
+    def __init__(self, document: CampaignDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._document: CampaignDocument | None = None
+        self.clock_label = QLabel(self)
+        self.clock_label.setObjectName("clockLabel")
+        self.clock_label.setMinimumWidth(self.clock_label.fontMetrics().horizontalAdvance(
+            "Day 0000, 00:00:00"))
+        self.amount_spin = QSpinBox(self)
+        self.amount_spin.setObjectName("clockAmount")
+        self.amount_spin.setRange(1, 9999)
+        self.amount_spin.setAccessibleName("Amount of time")
+        self.unit_combo = QComboBox(self)
+        self.unit_combo.setObjectName("clockUnit")
+        self.unit_combo.setAccessibleName("Unit of time")
+        for unit in TimeUnit:
+            self.unit_combo.addItem(unit.label, unit)
+        self.advance_button = QPushButton("Advance", self)
+        self.advance_button.setObjectName("clockAdvance")
+        self.advance_button.setToolTip(
+            "Move the campaign clock on: bleeding characters lose 1 damage a minute, "
+            "stabilisations end, each whole day heals everyone on a healing regime."
+        )
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.clock_label)
+        layout.addWidget(self.amount_spin)
+        layout.addWidget(self.unit_combo)
+        layout.addWidget(self.advance_button)
+        self.advance_button.clicked.connect(self._advance)
+        self.set_document(document)
+
+    @property
+    def document(self) -> CampaignDocument | None:
+        return self._document
+
+    def set_document(self, document: CampaignDocument | None) -> None:
+        if self._document is not None:
+            self._document.time_changed.disconnect(self._refresh)
+        self._document = document
+        if document is not None:
+            document.time_changed.connect(self._refresh)
+        self.setEnabled(document is not None)
+        self._refresh()
+
+    @property
+    def unit(self) -> TimeUnit:
+        unit = self.unit_combo.currentData()
+        return unit if isinstance(unit, TimeUnit) else TimeUnit.MINUTES
+
+    def _refresh(self) -> None:
+        document = self._document
+        self.clock_label.setText("" if document is None else document.campaign.game_time.label)
+
+    def _advance(self) -> None:
+        document = self._document
+        if document is None:
+            return
+        amount = self.amount_spin.value()
+        unit = self.unit
+        what = unit.describe(amount)
+        changes = advance_clock(document, amount * unit.seconds, f"Advance the clock {what}")
+        happened = [c.description for c in changes if isinstance(c, CharacterChange | Notice)]
+        summary = f"{what} passed" + (": " + "; ".join(happened) if happened else "")
+        self.clock_label.setToolTip(summary)
+        self.advanced.emit(summary)

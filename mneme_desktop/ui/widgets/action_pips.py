@@ -1,0 +1,162 @@
+"""The action economy of one combatant: three minor-action pips and the chapter's catalog.
+
+The pips are painted by :func:`paint_action_pips`, which the turn-order table's delegate
+also calls, so a row and the combatant panel always look the same. The widget never spends
+anything itself: choosing an action emits :attr:`ActionPips.action_chosen` and the view
+pushes the step (or shows why the rules refuse it).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+)
+from PySide6.QtWidgets import QMenu, QSizePolicy, QWidget
+
+from mneme_desktop.rules.actions import ACTION_CATALOG, MINOR_ACTIONS_PER_ROUND, ActionKind
+
+__all__ = ["ActionPips", "catalog_menu", "paint_action_pips", "pips_text"]
+
+_KIND_ORDER = (ActionKind.FREE, ActionKind.MINOR, ActionKind.SIGNIFICANT, ActionKind.FULL)
+
+
+def pips_text(spent: int, total: int = MINOR_ACTIONS_PER_ROUND) -> str:
+    """"1 of 3 minor actions left" - what the pips say to a screen reader."""
+    left = total - spent
+    return f"{left} of {total} minor action{'s' if total != 1 else ''} left"
+
+
+def paint_action_pips(
+    painter: QPainter,
+    rect: QRectF,
+    spent: int,
+    palette: QPalette,
+    *,
+    total: int = MINOR_ACTIONS_PER_ROUND,
+    enabled: bool = True,
+) -> None:
+    """Draw ``total`` pips left to right in ``rect``: filled while still available,
+    hollow once spent. The first unspent pip is the next one a minor action uses."""
+    if rect.width() <= 0 or rect.height() <= 0 or total <= 0:
+        return
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    group = QPalette.ColorGroup.Active if enabled else QPalette.ColorGroup.Disabled
+    available = palette.color(group, QPalette.ColorRole.Highlight)
+    outline = palette.color(group, QPalette.ColorRole.Text)
+    diameter = min(rect.height() * 0.7, rect.width() / (total * 1.5))
+    gap = diameter * 0.5
+    width = total * diameter + (total - 1) * gap
+    left = rect.left() + (rect.width() - width) / 2
+    centre_y = rect.center().y()
+    line = max(1.0, diameter / 9)
+    for index in range(total):
+        centre = QPointF(left + index * (diameter + gap) + diameter / 2, centre_y)
+        radius = diameter / 2 - line / 2
+        if index < total - spent:
+            painter.setPen(QPen(outline, line))
+            painter.setBrush(available)
+        else:
+            faded = QColor(outline)
+            faded.setAlphaF(0.45)
+            painter.setPen(QPen(faded, line, Qt.PenStyle.SolidLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(centre, radius, radius)
+    painter.restore()
+
+
+def catalog_menu(parent: QWidget, spent: int) -> QMenu:
+    """The chapter's actions grouped free / minor / significant / full, each with its
+    description as tooltip and status tip; those the round cannot afford are marked."""
+    menu = QMenu(parent)
+    menu.setObjectName("action_catalog_menu")
+    menu.setToolTipsVisible(True)
+    left = MINOR_ACTIONS_PER_ROUND - spent
+    for kind in _KIND_ORDER:
+        section = menu.addSection(f"{kind.label} ({kind.cost} minor)")
+        section.setEnabled(False)
+        for action in ACTION_CATALOG:
+            if action.kind is not kind:
+                continue
+            short = "" if kind.cost <= left else "  (not enough left)"
+            entry = menu.addAction(f"{action.name}{short}")
+            entry.setData(action.key)
+            entry.setToolTip(f"{action.name} — {action.category}. {action.description}")
+            entry.setStatusTip(action.description)
+    return menu
+
+
+class ActionPips(QWidget):
+    """Three pips for one combatant's minor actions this round; click (or Space) to choose
+    an action from the catalog."""
+
+    action_chosen = Signal(str)
+    """The key of the catalog action the referee picked (the view spends it or refuses)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._spent = 0
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self._update_text()
+
+    @property
+    def spent(self) -> int:
+        return self._spent
+
+    def set_spent(self, spent: int) -> None:
+        spent = max(0, min(MINOR_ACTIONS_PER_ROUND, spent))
+        if spent != self._spent:
+            self._spent = spent
+            self._update_text()
+            self.update()
+
+    def _update_text(self) -> None:
+        text = pips_text(self._spent)
+        self.setAccessibleName("Minor actions")
+        self.setAccessibleDescription(text)
+        self.setToolTip(f"{text} this round. Click or press Space to take an action "
+                        "from the catalog.")
+
+    def sizeHint(self) -> QSize:
+        height = self.fontMetrics().height()
+        return QSize(int(height * 4.2), int(height * 1.3))
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        paint_action_pips(painter, QRectF(self.rect()), self._spent, self.palette(),
+                          enabled=self.isEnabled())
+        if self.hasFocus():
+            painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 1,
+                                Qt.PenStyle.DotLine))
+            painter.drawRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5))
+
+    def open_menu(self) -> QMenu:
+        """Show the catalog below the pips; returns the menu (tests pick from it)."""
+        menu = catalog_menu(self, self._spent)
+        menu.triggered.connect(lambda action: self.action_chosen.emit(str(action.data())))
+        menu.aboutToHide.connect(menu.deleteLater)
+        menu.popup(self.mapToGlobal(self.rect().bottomLeft()))
+        return menu
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self.isEnabled():
+            self.open_menu()
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.open_menu()
+            event.accept()
+            return
+        super().keyPressEvent(event)

@@ -1,0 +1,420 @@
+"""The healing projection chart: damage over days against the wound-state bands.
+
+The bands, the HP line and the threshold marks are drawn from the character's
+:class:`~mneme_desktop.rules.track.DamageTrack` (the same geometry as the HP bar) and in the
+HP bar's colours; nothing here recomputes a threshold. Each plan is one staircase line:
+damage stays put during a day and drops at its end, as healing is counted per day.
+Plans are told apart by colour and by dash pattern, so the chart reads in greyscale too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QHelpEvent,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPen,
+)
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from mneme_desktop.domain.healing_plan import Projection
+from mneme_desktop.rules.track import DamageTrack
+from mneme_desktop.rules.wounds import wound_state
+from mneme_desktop.ui.widgets.track_painter import TrackColors, band_initials
+
+__all__ = ["PLAN_COLORS", "ChartSeries", "ProjectionChart", "day_ticks"]
+
+PLAN_COLORS = (QColor(0x15, 0x65, 0xC0), QColor(0x00, 0x79, 0x6B))
+"""Plan A blue, plan B teal; plan B is also dashed."""
+
+_TICK_STEPS = (1, 2, 5, 7, 10, 14, 20, 28, 50, 100, 200, 365, 500, 1000)
+
+
+def day_ticks(last_day: int, max_ticks: int) -> list[int]:
+    """Day numbers to label on the axis: 0, a friendly step (a week, a fortnight ...), and
+    never more than ``max_ticks`` of them."""
+    last_day = max(1, last_day)
+    max_ticks = max(2, max_ticks)
+    step = next((s for s in _TICK_STEPS if last_day / s <= max_ticks - 1), _TICK_STEPS[-1])
+    return list(range(0, last_day + 1, step))
+
+
+@dataclass(frozen=True)
+class ChartSeries:
+    """One plan's line: damage at the end of each day, and what to mark on it."""
+
+    label: str
+    color: QColor
+    start_damage: int
+    steps: tuple[tuple[int, int], ...]
+    plan_days: int
+    healed_day: int | None
+    state_changes: tuple[tuple[int, int], ...]
+    impossible_days: tuple[int, ...]
+    therapy_days: tuple[int, ...]
+    dashed: bool = False
+    outcome: str = ""
+
+    @classmethod
+    def from_projection(cls, projection: Projection, label: str, color: QColor,
+                        dashed: bool = False) -> ChartSeries:
+        return cls(
+            label=label,
+            color=color,
+            start_damage=projection.start_damage,
+            steps=tuple((r.day, r.damage_end) for r in projection.healing),
+            plan_days=projection.plan.total_days,
+            healed_day=projection.healed_day,
+            state_changes=tuple(
+                (change.day, projection.damage_on(change.day))
+                for change in projection.state_changes
+            ),
+            impossible_days=projection.impossible_days,
+            therapy_days=tuple(t.day for t in projection.therapy),
+            dashed=dashed,
+            outcome=projection.outcome,
+        )
+
+    @property
+    def last_day(self) -> int:
+        days = [day for day, _ in self.steps] + list(self.therapy_days)
+        return max(days, default=0)
+
+    def damage_on(self, day: int) -> int:
+        damage = self.start_damage
+        for step_day, value in self.steps:
+            if step_day > day:
+                break
+            damage = value
+        return damage
+
+
+def _ranges(days: Sequence[int]) -> list[tuple[int, int]]:
+    """Consecutive day numbers grouped as (first, last)."""
+    groups: list[tuple[int, int]] = []
+    for day in sorted(days):
+        if groups and day == groups[-1][1] + 1:
+            groups[-1] = (groups[-1][0], day)
+        else:
+            groups.append((day, day))
+    return groups
+
+
+class ProjectionChart(QWidget):
+    """Custom-painted chart of one character's projected damage under one or two plans."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._track: DamageTrack | None = None
+        self._series: tuple[ChartSeries, ...] = ()
+        self._title = ""
+        self._empty_text = "Choose an injured character to see the projection."
+        self.setObjectName("projectionChart")
+        self.setAccessibleName("Healing projection chart")
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMouseTracking(True)
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def track(self) -> DamageTrack | None:
+        return self._track
+
+    @property
+    def series(self) -> tuple[ChartSeries, ...]:
+        return self._series
+
+    @property
+    def title(self) -> str:
+        return self._title
+
+    def set_chart(self, track: DamageTrack | None, series: Sequence[ChartSeries],
+                  title: str = "") -> None:
+        """Show ``series`` against ``track`` (None: nothing to show)."""
+        self._track = track
+        self._series = tuple(series) if track is not None else ()
+        self._title = title
+        self.setAccessibleDescription(
+            " ".join(f"{s.label}: {s.outcome}" for s in self._series) or self._empty_text
+        )
+        self.update()
+
+    def set_empty_text(self, text: str) -> None:
+        self._empty_text = text
+        self.update()
+
+    @property
+    def last_day(self) -> int:
+        return max([1] + [s.last_day for s in self._series])
+
+    def sizeHint(self) -> QSize:
+        return QSize(640, 300)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(320, 180)
+
+    # ---------------------------------------------------------------------- geometry
+
+    def _font_height(self) -> float:
+        return QFontMetricsF(self.font()).height()
+
+    def plot_rect(self) -> QRectF:
+        """The area inside the axes."""
+        metrics = QFontMetricsF(self.font())
+        line = metrics.height()
+        left = metrics.horizontalAdvance("9999") + line * 1.6
+        top = line * 2.6
+        right = line * 1.2
+        bottom = line * 2.8
+        return QRectF(left, top, max(10.0, self.width() - left - right),
+                      max(10.0, self.height() - top - bottom))
+
+    def x_for_day(self, day: float) -> float:
+        plot = self.plot_rect()
+        return plot.left() + plot.width() * day / self.last_day
+
+    def y_for_damage(self, damage: int | Fraction) -> float:
+        """Height of a damage value: the track's position, 0 at the bottom."""
+        plot = self.plot_rect()
+        if self._track is None:
+            return plot.bottom()
+        return plot.bottom() - plot.height() * float(self._track.position(damage))
+
+    def y_for_position(self, position: Fraction) -> float:
+        """Height of a fraction along the track (a band edge, a threshold mark)."""
+        plot = self.plot_rect()
+        return plot.bottom() - plot.height() * float(position)
+
+    def day_at(self, x: float) -> int:
+        plot = self.plot_rect()
+        day = round((x - plot.left()) / plot.width() * self.last_day)
+        return max(0, min(self.last_day, day))
+
+    # ----------------------------------------------------------------------- tooltip
+
+    def tooltip_text(self, day: int) -> str:
+        track = self._track
+        if track is None:
+            return ""
+        lines = [f"Day {day}"]
+        for series in self._series:
+            damage = series.damage_on(day)
+            state = wound_state(damage, track.hp, track.thresholds)
+            lines.append(f"{series.label}: damage {damage} ({state.label})")
+        return "\n".join(lines)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            if self._track is not None and self.plot_rect().contains(QPointF(event.pos())):
+                QToolTip.showText(event.globalPos(),
+                                  self.tooltip_text(self.day_at(event.pos().x())), self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(event)
+
+    # ----------------------------------------------------------------------- painting
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colors = TrackColors.from_palette(self.palette())
+        painter.fillRect(self.rect(), colors.window)
+        track = self._track
+        if track is None:
+            painter.setPen(colors.muted)
+            painter.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter,
+                             self._empty_text)
+            painter.end()
+            return
+        plot = self.plot_rect()
+        painter.fillRect(plot, colors.background)
+        self._paint_bands(painter, track, plot, colors)
+        self._paint_axes(painter, track, plot, colors)
+        for index, series in enumerate(self._series):
+            self._paint_series(painter, series, index, plot, colors)
+        self._paint_legend(painter, plot, colors)
+        painter.setPen(QPen(colors.frame, 1.0))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(plot)
+        painter.end()
+
+    def _paint_bands(self, painter: QPainter, track: DamageTrack, plot: QRectF,
+                     colors: TrackColors) -> None:
+        metrics = QFontMetricsF(self.font())
+        for band in track.bands:
+            low, high = track.band_span(band)
+            top = self.y_for_position(high)
+            bottom = self.y_for_position(low)
+            rect = QRectF(plot.left(), top, plot.width(), bottom - top)
+            painter.fillRect(rect, colors.fill(band.state))
+            if rect.height() >= metrics.height() * 0.9:
+                span = (f"{band.start}+" if band.end >= track.capacity
+                        else f"{band.start}–{band.end}")
+                text = f"{band.label} {span}"
+                if metrics.horizontalAdvance(text) > rect.width() * 0.5:
+                    text = f"{band_initials(band.label)} {span}"
+                painter.setPen(colors.damaged(band.state).darker(150))
+                painter.drawText(
+                    rect.adjusted(metrics.height() * 0.3, 0, 0, 0),
+                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _paint_axes(self, painter: QPainter, track: DamageTrack, plot: QRectF,
+                    colors: TrackColors) -> None:
+        """Damage on the left as the HP bar fills (damage d reaches the top of box d),
+        with the track's threshold lines; days along the bottom."""
+        metrics = QFontMetricsF(self.font())
+        line = metrics.height()
+        gap = line * 0.3
+        for mark in track.marks:
+            y = self.y_for_position(mark.position)
+            painter.setPen(QPen(colors.frame, 1.0, Qt.PenStyle.DotLine))
+            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+        hp_y = self.y_for_position(track.hp_position)
+        painter.setPen(QPen(colors.mark, 1.5))
+        painter.drawLine(QPointF(plot.left(), hp_y), QPointF(plot.right(), hp_y))
+        hp_text = f"HP {track.hp}"
+        painter.drawText(
+            QRectF(plot.left(), hp_y - line * 1.05, plot.width() - gap, line),
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, hp_text)
+        step = next(
+            (s for s in (1, 2, 3, 5, 10, 15, 20, 30, 50, 100, 200, 500, 1000)
+             if plot.height() * s / track.capacity >= line * 1.4),
+            track.capacity,
+        )
+        painter.setPen(colors.label)
+        for value in range(0, track.capacity + 1, step):
+            y = self.y_for_damage(value)
+            painter.setPen(QPen(colors.frame, 1.0))
+            painter.drawLine(QPointF(plot.left() - gap, y), QPointF(plot.left(), y))
+            painter.setPen(colors.label)
+            painter.drawText(QRectF(0, y - line / 2, plot.left() - gap * 2, line),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                             str(value))
+        painter.save()
+        painter.translate(line * 0.1, plot.center().y())
+        painter.rotate(-90)
+        painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), line),
+                         Qt.AlignmentFlag.AlignCenter, "damage")
+        painter.restore()
+        # Days.
+        max_ticks = int(plot.width() // (metrics.horizontalAdvance("000") * 2.2))
+        for day in day_ticks(self.last_day, max_ticks):
+            x = self.x_for_day(day)
+            painter.setPen(QPen(colors.frame, 1.0))
+            painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + gap))
+            painter.setPen(colors.label)
+            painter.drawText(QRectF(x - line * 2, plot.bottom() + gap, line * 4, line),
+                             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                             str(day))
+        painter.drawText(
+            QRectF(plot.left(), plot.bottom() + gap + line, plot.width(), line),
+            Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "days from now")
+
+    def _pen(self, series: ChartSeries, width: float) -> QPen:
+        pen = QPen(series.color, width)
+        if series.dashed:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+        return pen
+
+    def _paint_series(self, painter: QPainter, series: ChartSeries, index: int,
+                      plot: QRectF, colors: TrackColors) -> None:
+        line = self._font_height()
+        width = max(2.0, line / 7)
+        # Days an immobile character is asked to move: nothing heals.
+        painter.save()
+        bad = QColor(0xC6, 0x28, 0x28)
+        for first, last in _ranges(series.impossible_days):
+            left, right = self.x_for_day(first - 1), self.x_for_day(last)
+            y = plot.top() + index * line * 0.35
+            painter.fillRect(QRectF(left, y, max(1.0, right - left), line * 0.3), bad)
+        # Therapy after full healing.
+        for first, last in _ranges(series.therapy_days):
+            left, right = self.x_for_day(first - 1), self.x_for_day(last)
+            y = plot.bottom() - line * (0.45 + index * 0.5)
+            therapy = QColor(series.color)
+            therapy.setAlpha(110)
+            painter.fillRect(QRectF(left, y, max(1.0, right - left), line * 0.4), therapy)
+        painter.restore()
+        # The staircase.
+        path = QPainterPath(QPointF(self.x_for_day(0), self.y_for_damage(series.start_damage)))
+        previous = series.start_damage
+        for day, damage in series.steps:
+            x = self.x_for_day(day)
+            path.lineTo(QPointF(x, self.y_for_damage(previous)))
+            path.lineTo(QPointF(x, self.y_for_damage(damage)))
+            previous = damage
+        painter.setPen(self._pen(series, width))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(path)
+        # State changes.
+        painter.setBrush(series.color)
+        painter.setPen(QPen(colors.background, 1.0))
+        radius = line * 0.22
+        for day, damage in series.state_changes:
+            painter.drawEllipse(QPointF(self.x_for_day(day), self.y_for_damage(damage)),
+                                radius, radius)
+        # End of the plan's own days, and the day fully healed.
+        painter.setPen(QPen(series.color, 1.0, Qt.PenStyle.DotLine))
+        if 0 < series.plan_days < self.last_day:
+            x = self.x_for_day(series.plan_days)
+            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+        if series.healed_day:
+            x = self.x_for_day(series.healed_day)
+            painter.setPen(QPen(series.color, 1.0, Qt.PenStyle.DashLine))
+            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+            text = f"{series.label}: healed day {series.healed_day}"
+            metrics = QFontMetricsF(self.font())
+            text_width = metrics.horizontalAdvance(text) + line * 0.4
+            y = plot.top() + line * (0.8 + 1.1 * index)
+            left = x + line * 0.2
+            if left + text_width > plot.right():
+                left = x - text_width - line * 0.2
+            painter.setPen(series.color.darker(130))
+            painter.drawText(QRectF(left, y, text_width, line),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _paint_legend(self, painter: QPainter, plot: QRectF, colors: TrackColors) -> None:
+        metrics = QFontMetricsF(self.font())
+        line = metrics.height()
+        y = line * 0.4
+        x = plot.left()
+        if self._title:
+            bold = QFont(self.font())
+            bold.setBold(True)
+            painter.setFont(bold)
+            painter.setPen(colors.label)
+            width = QFontMetricsF(bold).horizontalAdvance(self._title)
+            painter.drawText(QRectF(x, y, width + 2, line), Qt.AlignmentFlag.AlignVCenter,
+                             self._title)
+            painter.setFont(self.font())
+            x += width + line
+        for series in self._series:
+            sample = line * 1.6
+            painter.setPen(self._pen(series, max(2.0, line / 7)))
+            painter.drawLine(QPointF(x, y + line / 2), QPointF(x + sample, y + line / 2))
+            x += sample + line * 0.3
+            painter.setPen(colors.label)
+            width = metrics.horizontalAdvance(series.label)
+            painter.drawText(QRectF(x, y, width + 2, line), Qt.AlignmentFlag.AlignVCenter,
+                             series.label)
+            x += width + line
+        # Key for the markers, as much of it as fits.
+        keys = ["● state changes", "▬ therapy", "red bar: immobile, no healing"]
+        while keys and metrics.horizontalAdvance("   ".join(keys)) > plot.right() - x:
+            keys.pop()
+        if keys:
+            painter.setPen(colors.muted)
+            painter.drawText(QRectF(x, y, plot.right() - x, line),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                             "   ".join(keys))
