@@ -8,6 +8,7 @@ called ``packaging`` but has no ``__init__.py`` on purpose: it must never shadow
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shutil
 import sys
@@ -15,7 +16,8 @@ from pathlib import Path, PurePosixPath
 
 PACKAGING_DIR = Path(__file__).resolve().parent
 ROOT = PACKAGING_DIR.parent
-BUILD_DIR = PACKAGING_DIR / "build"
+# Scratch space; the tests point it at a temporary folder.
+BUILD_DIR = Path(os.environ.get("MNEME_PACKAGING_BUILD_DIR") or PACKAGING_DIR / "build")
 DIST_DIR = PACKAGING_DIR / "dist"
 ICONS_DIR = ROOT / "resources" / "icons"
 
@@ -37,7 +39,8 @@ KEPT_QT_PLUGINS: dict[str, frozenset[str]] = {
     "platformthemes": frozenset({"qxdgdesktopportal"}),
     "platforminputcontexts": frozenset({"composeplatforminputcontextplugin",
                                         "ibusplatforminputcontextplugin"}),
-    "imageformats": frozenset({"qjpeg", "qsvg", "qico", "qicns"}),
+    # portraits may be PNG (built into Qt), JPEG, GIF or WebP; SVG and ICO for icons
+    "imageformats": frozenset({"qjpeg", "qgif", "qwebp", "qsvg", "qico", "qicns"}),
     "iconengines": frozenset({"qsvgicon"}),
     "printsupport": frozenset({"cupsprintersupport", "windowsprintersupport",
                                "cocoaprintersupport"}),
@@ -46,6 +49,10 @@ KEPT_QT_PLUGINS: dict[str, frozenset[str]] = {
     "wayland-decoration-client": frozenset({"bradient", "adwaita"}),
     "styles": frozenset({"qmodernwindowsstyle", "qwindowsvistastyle", "qmacstyle"}),
 }
+
+# Windows DLLs PySide6's hooks add for OpenGL and Direct3D shader compiling; a widgets app
+# paints with the raster engine and never loads them (20 MB of software OpenGL alone).
+DROPPED_QT_FILES = frozenset({"opengl32sw.dll", "d3dcompiler_47.dll"})
 
 # Python modules the app never imports but the hooks of its dependencies drag in (pydantic's
 # hook collects every submodule, including its mypy and hypothesis plugins, which pull in
@@ -90,6 +97,18 @@ SYSTEM_LIBRARIES = (
     "libfontconfig", "libfreetype", "libpng16", "libexpat", "libbrotlicommon", "libbrotlidec",
     "libz", "libbz2", "libcups",
 )
+
+# Debian packages of libraries Qt links that a build machine may lack (so dpkg cannot name
+# their owner); a .deb built there still depends on them.
+DEBIAN_PACKAGE_OF = {
+    "libwayland-cursor.so.0": "libwayland-cursor0", "libwayland-client.so.0": "libwayland-client0",
+    "libwayland-egl.so.1": "libwayland-egl1", "libEGL.so.1": "libegl1", "libGL.so.1": "libgl1",
+    "libOpenGL.so.0": "libopengl0", "libxcb.so.1": "libxcb1", "libcups.so.2": "libcups2",
+}
+
+# The image plugin each portrait media type needs (PNG is built into QtGui).
+IMAGE_PLUGINS = {"image/png": None, "image/jpeg": "qjpeg", "image/gif": "qgif",
+                 "image/webp": "qwebp"}
 
 _PLUGIN_FILE = re.compile(r"^(?:lib)?(?P<name>.+?)(?:\.so|\.dll|\.dylib)$")
 
@@ -164,10 +183,12 @@ VSVersionInfo(
 def qt_file_kept(dest: str) -> bool:
     """Whether a file PySide6's hooks collected belongs in the bundle.
 
-    ``dest`` is its path inside the bundle. Plugins not in :data:`KEPT_QT_PLUGINS` and Qt's
-    own translations go (the app is English only); everything else stays.
+    ``dest`` is its path inside the bundle. Plugins not in :data:`KEPT_QT_PLUGINS`, Qt's own
+    translations (the app is English only) and :data:`DROPPED_QT_FILES` go; the rest stays.
     """
     parts = PurePosixPath(dest.replace("\\", "/")).parts
+    if parts and parts[-1].lower() in DROPPED_QT_FILES:
+        return False
     if "PySide6" not in parts:
         return True
     inside = parts[parts.index("PySide6") + 1:]
@@ -207,12 +228,16 @@ def stage_sources(stage: Path, root: Path = ROOT) -> Path:
     return stage
 
 
-def resource_datas(stage: Path) -> list[tuple[str, str]]:
-    """(source, bundle folder) for every non-Python file under the staged resources."""
+def resource_datas(stage: Path, platform: str = sys.platform) -> list[tuple[str, str]]:
+    """(source, bundle folder) for every non-Python file under the staged resources.
+
+    The .ico is for Windows and the .icns for macOS only; the other OSes leave them out.
+    """
     base = stage / "mneme_desktop" / "resources"
+    foreign = {".ico", ".icns"} - {{"win32": ".ico", "darwin": ".icns"}.get(platform, "")}
     datas = []
     for path in sorted(base.rglob("*")):
-        if path.is_file() and path.suffix not in {".py", ".pyc"}:
+        if path.is_file() and path.suffix not in {".py", ".pyc", *foreign}:
             folder = PurePosixPath("mneme_desktop", "resources",
                                    *path.parent.relative_to(base).parts)
             datas.append((str(path), str(folder)))

@@ -14,10 +14,17 @@ import functools
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
-from typing import Literal
+from typing import Annotated, Literal
 from uuid import uuid4
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 from mneme_desktop.domain.gametime import GameTime
 from mneme_desktop.rules.actions import BodyArea, Load
@@ -63,6 +70,10 @@ MAX_CHARACTERISTIC = 33
 
 MAX_SKILL_LEVEL = 15
 
+MAX_AMOUNT = 1_000_000_000
+"""Bound on every stored count, damage and modifier: far beyond Kilo-scale hit points, and
+small enough that a hand-edited file cannot smuggle in a number the app cannot print."""
+
 MAX_PORTRAIT_BYTES = 2 * 1024 * 1024
 """Portraits live inside the campaign file, so they are kept small."""
 
@@ -73,6 +84,11 @@ def new_id() -> str:
 
 
 _MODEL = ConfigDict(extra="forbid", validate_assignment=True)
+
+Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
+"""A stored count or damage: 0 .. MAX_AMOUNT."""
+SignedAmount = Annotated[int, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
+"""A stored modifier, roll or effect: -MAX_AMOUNT .. MAX_AMOUNT."""
 
 
 class Characteristic(StrEnum):
@@ -187,13 +203,13 @@ class Characteristics(_ByCode):
 class CharacteristicDamage(_ByCode):
     """Points of damage to each characteristic (drained INT, EDU, PSI ...), all 0 when whole."""
 
-    strength: int = Field(default=0, alias="str", ge=0)
-    dexterity: int = Field(default=0, alias="dex", ge=0)
-    endurance: int = Field(default=0, alias="end", ge=0)
-    intelligence: int = Field(default=0, alias="int", ge=0)
-    education: int = Field(default=0, alias="edu", ge=0)
-    social_standing: int = Field(default=0, alias="soc", ge=0)
-    psionic_strength: int = Field(default=0, alias="psi", ge=0)
+    strength: Amount = Field(default=0, alias="str")
+    dexterity: Amount = Field(default=0, alias="dex")
+    endurance: Amount = Field(default=0, alias="end")
+    intelligence: Amount = Field(default=0, alias="int")
+    education: Amount = Field(default=0, alias="edu")
+    social_standing: Amount = Field(default=0, alias="soc")
+    psionic_strength: Amount = Field(default=0, alias="psi")
 
     @property
     def is_damaged(self) -> bool:
@@ -272,10 +288,12 @@ class Weapon(BaseModel):
     damage: str = Field(description="Dice expression with optional scale: 3d6-2, D 3d3")
     rate_of_attack: int = Field(default=1, ge=1, le=1000)
     range_class: RangeClass = RangeClass.MELEE
-    aim_modifier: int = Field(default=0, ge=0, description="0: each aim action gives +1")
+    aim_modifier: int = Field(
+        default=0, ge=0, le=1000, description="0: each aim action gives +1"
+    )
     thrown: Decimal | None = Field(default=None, gt=0, le=100, decimal_places=2)
-    ready_actions: int = Field(default=1, ge=0, description="Minor actions to ready")
-    reload_actions: int = Field(default=0, ge=0, description="Minor actions to reload")
+    ready_actions: int = Field(default=1, ge=0, le=1000, description="Minor actions to ready")
+    reload_actions: int = Field(default=0, ge=0, le=1000, description="Minor actions to reload")
     skill: str = Field(default="", max_length=200, description="e.g. Gun Combat (Slug Rifle)")
     notes: str = ""
 
@@ -299,7 +317,7 @@ class Armor(BaseModel):
     model_config = _MODEL
 
     name: str = Field(min_length=1, max_length=200)
-    rating: int = Field(ge=0)
+    rating: Amount
     scale: Scale = Scale.NONE
     worn: bool = True
     notes: str = ""
@@ -311,9 +329,9 @@ class CoverItem(BaseModel):
     model_config = _MODEL
 
     name: str = Field(min_length=1, max_length=200)
-    protection: int = Field(ge=0, description="The Difficulty it adds (shield: 2)")
-    hp: int = Field(default=0, ge=0)
-    damage: int = Field(default=0, ge=0)
+    protection: Amount = Field(description="The Difficulty it adds (shield: 2)")
+    hp: Amount = 0
+    damage: Amount = 0
     notes: str = ""
 
     @property
@@ -326,12 +344,12 @@ class DamageRecord(BaseModel):
 
     model_config = _MODEL
 
-    amount: int = Field(ge=0, description="Damage taken after armor")
-    rolled: int | None = Field(default=None, description="The roll before armor")
+    amount: Amount = Field(description="Damage taken after armor")
+    rolled: SignedAmount | None = Field(default=None, description="The roll before armor")
     source: str = ""
     location: BodyArea | None = None
     at: GameTime | None = None
-    round: int | None = Field(default=None, ge=0)
+    round: Amount | None = None
     encounter_id: str | None = None
 
 
@@ -360,7 +378,7 @@ class Condition(BaseModel):
     kind: ConditionKind
     detail: str = Field(default="", description='e.g. "left arm"')
     started_at: GameTime | None = None
-    started_round: int | None = Field(default=None, ge=0)
+    started_round: Amount | None = None
     encounter_id: str | None = None
     expires_at: GameTime | None = None
 
@@ -370,6 +388,16 @@ class Condition(BaseModel):
 
     def expired(self, now: GameTime) -> bool:
         return self.expires_at is not None and now >= self.expires_at
+
+
+def _fraction(value: object) -> object:
+    """Read "1/3" as a Fraction; "1/0" is a bad value, not a ZeroDivisionError."""
+    if isinstance(value, str):
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"must be a fraction like 1/3, not {value[:20]!r}") from None
+    return value
 
 
 class Recovery(BaseModel):
@@ -383,7 +411,7 @@ class Recovery(BaseModel):
 
     activity: Activity = Activity.FULL_REST
     care: bool = Field(default=False, description="Receiving the care level the wound needs")
-    progress: Fraction = Fraction(0)
+    progress: Annotated[Fraction, BeforeValidator(_fraction)] = Fraction(0)
     since: GameTime | None = None
     caregiver_id: str | None = None
 
@@ -443,7 +471,7 @@ class Character(BaseModel):
     armor: list[Armor] = Field(default_factory=list)
     cover_items: list[CoverItem] = Field(default_factory=list)
     load: Load = Load.LIGHT
-    damage: int = Field(default=0, ge=0, description="Damage taken and not yet healed")
+    damage: Amount = Field(default=0, description="Damage taken and not yet healed")
     damage_history: list[DamageRecord] = Field(default_factory=list)
     conditions: list[Condition] = Field(default_factory=list)
     recovery: Recovery | None = None

@@ -12,6 +12,7 @@ can see which rule produced a number.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -50,6 +51,7 @@ from mneme_desktop.rules.actions import (
     DefenseKind,
     ExtendedAction,
     HitLocation,
+    Load,
     MovementMode,
     Stance,
     action_by_key,
@@ -104,6 +106,7 @@ from mneme_desktop.rules.wounds import (
     SurvivalRoll,
     TargetedEffect,
     WoundState,
+    WoundThresholds,
     bleeding_damage_between,
     bleeds,
     dying_roll_modifier,
@@ -113,6 +116,9 @@ from mneme_desktop.rules.wounds import (
     roll_massive_damage,
     targeted_damage_effect,
     wound_effects,
+    wound_penalty,
+    wound_state,
+    wound_thresholds,
 )
 
 __all__ = [
@@ -610,19 +616,21 @@ def _has_active(character: Character, kind: ConditionKind, now: GameTime) -> boo
 
 
 def can_act(
-    campaign: Campaign, combatant: Combatant, character: Character | None = None
+    campaign: Campaign, combatant: Combatant, character: Character | None = None,
+    state: WoundState | None = None,
 ) -> bool:
     """Whether the combatant can take a turn: not out of the fight, dead or unconscious.
 
     Next turn passes over those who cannot act; the unconscious are the critically wounded
     and dying (Ch.7) and anyone the referee marked Unconscious. ``character`` is the sheet
-    to judge by (default: the campaign's).
+    to judge by (default: the campaign's) and ``state`` its wound state, if known.
     """
     if combatant.out_of_fight:
         return False
     if character is None:
         character = campaign.combatant_character(combatant)
-    state = _state(campaign, character)
+    if state is None:
+        state = _state(campaign, character)
     if state is WoundState.DEAD or not wound_effects(state).conscious:
         return False
     return not character.has_condition(ConditionKind.UNCONSCIOUS)
@@ -686,6 +694,7 @@ class CombatantStatus:
     state: WoundState
     damage: int
     hp: int
+    thresholds: WoundThresholds
     penalty: int
     conditions: tuple[str, ...]
     can_act: bool
@@ -722,12 +731,18 @@ def _condition_text(
     return label
 
 
-def dying_roll_due(campaign: Campaign, encounter: Encounter, combatant: Combatant) -> bool:
+def dying_roll_due(
+    campaign: Campaign, encounter: Encounter, combatant: Combatant,
+    character: Character | None = None, state: WoundState | None = None,
+) -> bool:
     """Dying and not yet rolled for this round (the log is the record of rolls made)."""
     if not encounter.started or encounter.ended or combatant.out_of_fight:
         return False
-    character = campaign.combatant_character(combatant)
-    if _state(campaign, character) is not WoundState.DYING:
+    if character is None:
+        character = campaign.combatant_character(combatant)
+    if state is None:
+        state = _state(campaign, character)
+    if state is not WoundState.DYING:
         return False
     if _has_active(character, ConditionKind.STABILISED, campaign.game_time):
         return False
@@ -740,26 +755,31 @@ def dying_roll_due(campaign: Campaign, encounter: Encounter, combatant: Combatan
 
 
 def combatant_status(
-    campaign: Campaign, encounter: Encounter, combatant: Combatant
+    campaign: Campaign, encounter: Encounter, combatant: Combatant,
+    character: Character | None = None,
 ) -> CombatantStatus:
     """Name, wound state and the conditions with their timers for a combatant's row."""
-    character = campaign.combatant_character(combatant)
-    basis = campaign.rules_options.threshold_basis
-    state = character.wound_state(basis)
+    if character is None:
+        character = campaign.combatant_character(combatant)
+    hp = character.hit_points
+    thresholds = wound_thresholds(hp, campaign.rules_options.threshold_basis,
+                                  character.characteristics.physical)
+    dead = character.has_condition(ConditionKind.DEAD)
+    state = WoundState.DEAD if dead else wound_state(character.damage, hp, thresholds)
     now = campaign.game_time
     texts = [_condition_text(c, encounter, now, encounter.round) for c in character.conditions]
-    effects = wound_effects(state)
-    if state is not WoundState.DEAD and not effects.conscious:
+    if state is not WoundState.DEAD and not wound_effects(state).conscious:
         texts.insert(0, f"Unconscious ({state.label.lower()})")
     return CombatantStatus(
         name=character.name,
         state=state,
         damage=character.damage,
-        hp=character.hit_points,
-        penalty=character.wound_penalty,
+        hp=hp,
+        thresholds=thresholds,
+        penalty=wound_penalty(character.damage),
         conditions=tuple(texts),
-        can_act=can_act(campaign, combatant),
-        dying_roll_due=dying_roll_due(campaign, encounter, combatant),
+        can_act=can_act(campaign, combatant, character, state),
+        dying_roll_due=dying_roll_due(campaign, encounter, combatant, character, state),
     )
 
 
@@ -1326,7 +1346,8 @@ def _new_round(builder: PatchBuilder, rng: random.Random, auto_dying: bool) -> N
         if auto_dying:
             character = builder.character(combatant)
             if (
-                _state(campaign, character) is WoundState.DYING
+                character.damage > character.hit_points
+                and _state(campaign, character) is WoundState.DYING
                 and not _has_active(character, ConditionKind.STABILISED, new_time)
             ):
                 endurance = character.characteristic(Characteristic.END) or 0
@@ -1623,14 +1644,21 @@ def movement_options(
     (the Ch.6 movement table; None where the table says NA or wounds forbid it)."""
     character = campaign.combatant_character(combatant)
     seriously = _state(campaign, character) is WoundState.SERIOUSLY_WOUNDED
-    return [
+    return list(_movement(character.load, combatant.stance, scale_m, seriously))
+
+
+@functools.lru_cache(maxsize=64)
+def _movement(
+    load: Load, stance: Stance, scale_m: float, seriously: bool
+) -> tuple[tuple[MovementMode, int | None, Fraction | None], ...]:
+    return tuple(
         (
             mode,
-            movement_spaces(mode, character.load, combatant.stance, scale_m, seriously),
-            movement_metres(mode, character.load, combatant.stance, scale_m, seriously),
+            movement_spaces(mode, load, stance, scale_m, seriously),
+            movement_metres(mode, load, stance, scale_m, seriously),
         )
         for mode in MovementMode
-    ]
+    )
 
 
 def move_patch(
@@ -2123,73 +2151,94 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
 
 
 def _success_effect(spec: AttackSpec, effect: int) -> tuple[bool, int, int]:
+    return _effects(spec.mode, spec.reckless, spec.costly_success, effect)
+
+
+def _effects(
+    mode: AttackMode, reckless: bool, costly: bool, effect: int
+) -> tuple[bool, int, int]:
     """(damage dealt?, success effect for damage rolls, fail effect against the attacker)
     for a signed roll Effect, with the reckless -3 and a costly success applied."""
-    if spec.mode is AttackMode.DEFEND:
+    if mode is AttackMode.DEFEND:
         if effect >= 0:
-            if spec.reckless:
+            if reckless:
                 return False, 0, reckless_effect(effect).fail_effect
             return False, 0, 0
-        fail = -effect + (3 if spec.reckless else 0)
+        fail = -effect + (3 if reckless else 0)
         return False, 0, fail
     if effect >= 0:
-        if spec.reckless:
+        if reckless:
             outcome = reckless_effect(effect)
             return True, outcome.success_effect, outcome.fail_effect
         return True, effect, 0
-    fail = reckless_effect(effect).fail_effect if spec.reckless else -effect
-    if spec.costly_success:
+    fail = reckless_effect(effect).fail_effect if reckless else -effect
+    if costly:
         return True, 0, costly_success(fail)
     return False, 0, fail
 
 
 def attack_odds(spec: AttackSpec) -> AttackOdds:
-    """Exact chance of success and expected damage, from the rules core's distributions."""
-    distribution = effect_distribution(spec.roll_modifier, spec.difficulty.total,
-                                       spec.net_advantage)
-    chance = success_chance(spec.roll_modifier, spec.difficulty.total, spec.net_advantage)
+    """Exact chance of success and expected damage, from the rules core's distributions.
+
+    Remembered by what the odds depend on (not by who is fighting), so a resolver that is
+    refreshed after every step of a fight recomputes them only when the attack changes.
+    """
+    conditions, cover, skill = spec.defence.effective
+    fire = spec.return_fire
+    return _odds(
+        spec.roll_modifier, spec.difficulty.total, spec.net_advantage, spec.mode,
+        spec.reckless, spec.costly_success, spec.dice,
+        tuple((t.rate_share, t.armor, scale_immune(t.scale, spec.dice.scale))
+              for t in spec.targets),
+        None if fire is None else (fire.dice, fire.rate_of_attack,
+                                   scale_immune(spec.attacker_scale, fire.dice.scale)),
+        (conditions, cover, skill), spec.attacker_armor,
+    )
+
+
+_TargetOdds = tuple[int, int, bool]
+_FireOdds = tuple[DiceExpression, int | None, bool] | None
+
+
+@functools.lru_cache(maxsize=256)
+def _odds(
+    modifier: int, difficulty: int, advantage: int, mode: AttackMode, reckless: bool,
+    costly: bool, dice: DiceExpression, targets: tuple[_TargetOdds, ...], fire: _FireOdds,
+    defence: tuple[int, int, int], attacker_armor: int,
+) -> AttackOdds:
+    chance = success_chance(modifier, difficulty, advantage)
     expected = Fraction(0)
     expected_hit = Fraction(0)
     harm = Fraction(0)
-    cache: dict[tuple[int, int, int], Fraction] = {}
 
     def per_target(success_effect: int) -> Fraction:
-        total = Fraction(0)
-        for target in spec.targets:
-            if scale_immune(target.scale, spec.dice.scale):
-                continue
-            key = (success_effect, target.rate_share, target.armor)
-            if key not in cache:
-                cache[key] = expected_damage(spec.dice, success_effect, target.rate_share,
-                                             target.armor)
-            total += cache[key]
-        return total
+        return sum((expected_damage(dice, success_effect, share, armor)
+                    for share, armor, immune in targets if not immune), Fraction(0))
 
-    for effect, probability in distribution.items():
-        hit, success_effect, fail = _success_effect(spec, effect)
+    for effect, probability in effect_distribution(modifier, difficulty, advantage).items():
+        hit, success_effect, fail = _effects(mode, reckless, costly, effect)
         if hit:
             damage = per_target(success_effect)
             expected += probability * damage
             if effect >= 0:
                 expected_hit += probability * damage
-        if fail and spec.return_fire is not None:
-            harm += probability * _expected_harm(spec, fail)
+        if fail and fire is not None and not fire[2]:
+            harm += probability * _expected_harm(fire[0], fire[1], defence, attacker_armor,
+                                                 fail)
     if chance:
         expected_hit /= chance
     return AttackOdds(chance, expected, expected_hit, harm)
 
 
-def _expected_harm(spec: AttackSpec, fail: int) -> Fraction:
-    assert spec.return_fire is not None
-    if scale_immune(spec.attacker_scale, spec.return_fire.dice.scale):
-        return Fraction(0)
-    conditions, cover, skill = spec.defence.effective
-    remaining = mitigate(fail, conditions, cover, skill).remaining
+def _expected_harm(
+    dice: DiceExpression, rate: int | None, defence: tuple[int, int, int], armor: int,
+    fail: int,
+) -> Fraction:
+    remaining = mitigate(fail, *defence).remaining
     if not remaining:
         return Fraction(0)
-    rolled, kept = fail_damage_rolls(remaining, spec.return_fire.rate_of_attack)
-    return expected_kept_damage(spec.return_fire.dice, rolled, kept, spec.attacker_armor,
-                                remaining)
+    rolled, kept = fail_damage_rolls(remaining, rate)
+    return expected_kept_damage(dice, rolled, kept, armor, remaining)
 
 
 def roll_attack(spec: AttackSpec, rng: random.Random) -> CheckResult:
@@ -2347,7 +2396,7 @@ def _take_hits(
         if not bleeding and bleeds(after, hp):
             bleeding = True
             character.conditions.append(Condition(
-                kind=ConditionKind.BLEEDING, detail=f"{after} from one roll",
+                kind=ConditionKind.BLEEDING,
                 started_at=builder.now, started_round=builder.round,
                 encounter_id=builder.encounter.id,
             ))
@@ -2420,8 +2469,6 @@ def attack_patch(
                         text=f"{hit.target.name} ignores {spec.dice.scale.label}-scale damage")
             continue
         changes = _take_hits(builder, target, hit.result, source, spec.location)
-        if hit.massive is not None:
-            changes += _massive_outcome(builder, target, hit.massive, "rolled")
         where = f" to the {spec.location.name}" if spec.location is not None else ""
         builder.log(
             actor_id=attacker.id, actor=spec.attacker_name, action=f"Damage: {spec.weapon}",
@@ -2430,6 +2477,8 @@ def attack_patch(
             text=f"{_rolls_text(spec.dice, hit.result, hit.target.armor)}; "
             f"{hit.result.total} damage{where}",
         )
+        if hit.massive is not None:
+            _massive_outcome(builder, target, hit.massive, "rolled")
     if outcome.harm is not None:
         _apply_harm(builder, attacker, spec, outcome.harm)
     return builder.build(f"{spec.attacker_name}: {verb.lower()} {target_names}".strip())
@@ -2480,13 +2529,13 @@ def _apply_harm(builder: PatchBuilder, attacker: Combatant, spec: AttackSpec, ha
                      f"{_rolls_text(fire.dice, harm.attacker, spec.attacker_armor)}")
         damage = list(harm.attacker.kept_damage)
         changes += _take_hits(builder, attacker, harm.attacker, fire.source, None)
-        if harm.massive is not None:
-            changes += _massive_outcome(builder, attacker, harm.massive, "rolled")
     elif mitigation.ordinary_failure:
         parts.append("ordinary failure")
     builder.log(actor=fire.source, target_id=attacker.id, target=spec.attacker_name,
                 action="Return fire", effect=-harm.fail_effect, damage=damage,
                 state_changes=changes, text="; ".join(parts))
+    if harm.attacker is not None and harm.massive is not None:
+        _massive_outcome(builder, attacker, harm.massive, "rolled")
 
 
 # ===================================================================== log text

@@ -12,7 +12,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from mneme_desktop.domain.adversary import AdversaryTemplate
-from mneme_desktop.domain.character import Character, new_id
+from mneme_desktop.domain.character import Amount, Character, SignedAmount, new_id
 from mneme_desktop.domain.gametime import GameTime
 from mneme_desktop.rules.actions import (
     MINOR_ACTIONS_PER_ROUND,
@@ -49,9 +49,9 @@ class ExtendedTask(BaseModel):
     model_config = _MODEL
 
     description: str = Field(min_length=1, max_length=500)
-    total_rounds: int = Field(ge=1)
-    remaining_rounds: int = Field(ge=0)
-    rounds_taken: int = Field(default=0, ge=0)
+    total_rounds: Amount = Field(ge=1)
+    remaining_rounds: Amount
+    rounds_taken: Amount = 0
     target_id: str | None = Field(default=None, description="Combatant the task is done to")
     first_aid: bool = Field(
         default=False, description="First aid: completing it heals and stops bleeding"
@@ -88,11 +88,13 @@ class Combatant(BaseModel):
     character_id: str | None = None
     instance: Character | None = None
     side: Side = Side.ENEMIES
-    initiative: int | None = None
-    initiative_dice: list[int] = Field(default_factory=list, description="Dice shown when rolled")
+    initiative: SignedAmount | None = None
+    initiative_dice: list[SignedAmount] = Field(
+        default_factory=list, description="Dice shown when rolled"
+    )
     delayed: bool = False
     actions_spent: int = Field(default=0, ge=0, le=MINOR_ACTIONS_PER_ROUND)
-    aim: int = Field(default=0, ge=0, description="Aim bonus built up for the next attack")
+    aim: Amount = Field(default=0, description="Aim bonus built up for the next attack")
     aim_target_id: str | None = None
     stance: Stance = Stance.STANDING
     cover: CoverLevel = CoverLevel.NONE
@@ -120,7 +122,7 @@ class EncounterLogEntry(BaseModel):
     model_config = _MODEL
 
     id: str = Field(default_factory=new_id, min_length=1, max_length=64)
-    round: int = Field(default=0, ge=0)
+    round: Amount = 0
     at: GameTime | None = None
     actor_id: str | None = None
     actor: str = ""
@@ -128,11 +130,13 @@ class EncounterLogEntry(BaseModel):
     action_kind: ActionKind | None = None
     target_id: str | None = None
     target: str = ""
-    dice: list[int] = Field(default_factory=list)
-    modifier: int = 0
-    difficulty: int | None = None
-    effect: int | None = None
-    damage: list[int] = Field(default_factory=list, description="Damage of each damage roll")
+    dice: list[SignedAmount] = Field(default_factory=list)
+    modifier: SignedAmount = 0
+    difficulty: SignedAmount | None = None
+    effect: SignedAmount | None = None
+    damage: list[SignedAmount] = Field(
+        default_factory=list, description="Damage of each damage roll"
+    )
     state_changes: list[str] = Field(default_factory=list)
     text: str = ""
 
@@ -150,8 +154,8 @@ class Encounter(BaseModel):
     name: str = Field(min_length=1, max_length=200)
     location: str = ""
     notes: str = ""
-    round: int = Field(default=0, ge=0)
-    turn_index: int = Field(default=0, ge=0)
+    round: Amount = 0
+    turn_index: Amount = 0
     combatants: list[Combatant] = Field(default_factory=list)
     log: list[EncounterLogEntry] = Field(default_factory=list)
     started_at: GameTime | None = None

@@ -19,6 +19,8 @@ __all__ = [
 ]
 
 SECONDS_PER_DAY = 24 * 60 * 60
+MAX_DAY = 10_000_000
+"""Some 27,000 years of campaign: a bound so a damaged file cannot hold an absurd date."""
 
 
 @total_ordering
@@ -27,7 +29,9 @@ class GameTime(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    day: int = Field(default=1, ge=1, description="Day 1 is the first day of the campaign")
+    day: int = Field(
+        default=1, ge=1, le=MAX_DAY, description="Day 1 is the first day of the campaign"
+    )
     second: int = Field(default=0, ge=0, lt=SECONDS_PER_DAY, description="Second of the day")
 
     @classmethod

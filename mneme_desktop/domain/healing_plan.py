@@ -34,6 +34,7 @@ from mneme_desktop.rules.checks import UNSKILLED, CheckResult
 from mneme_desktop.rules.healing import (
     INTENSIVE_CARE_DIFFICULTY,
     INTENSIVE_CARE_HEALING,
+    SUPERVISOR_MIN_MEDIC,
     SURGERY_DIFFICULTY,
     THERAPY_DAYS_PER_POINT,
     Activity,
@@ -765,7 +766,18 @@ def _advance(
             covered = 0 if stabilised is None else max(0, stabilised.total_seconds - (
                 start.total_seconds))
             rounds = max(0, seconds - covered) // ROUND_SECONDS
-            if rounds:
+            in_care = after.recovery is not None and after.recovery.care
+            if in_care:
+                if seconds >= SECONDS_PER_DAY:
+                    notices.append(
+                        Notice(
+                            f"{after.name} is Dying in intensive care: unless a Medic "
+                            f"{SUPERVISOR_MIN_MEDIC}+ or an AI sickbay supervises, record "
+                            f"the intensive-care rolls (Difficulty {INTENSIVE_CARE_DIFFICULTY})",
+                            after.id,
+                        )
+                    )
+            elif rounds:
                 notices.append(
                     Notice(
                         f"{after.name} is Dying and not stabilised: an END roll against "

@@ -176,7 +176,8 @@ class Table:
     empty: str = ""
     """Shown in place of the rows when there are none (and no blank rows)."""
     blank_rows: int = 0
-    """Empty ruled rows after the data, to fill in with a pencil."""
+    """Empty ruled rows after the data, to fill in with a pencil (left out on paper where
+    the page has no room for them)."""
     note: str = ""
     small: bool = False
 
@@ -191,7 +192,8 @@ class Table:
 
 @dataclass(frozen=True)
 class Text:
-    """A titled run of paragraphs, optionally followed by ruled lines to write on."""
+    """A titled run of paragraphs, optionally followed by ruled lines to write on (on
+    paper, as many of them as the page has room for)."""
 
     title: str
     paragraphs: tuple[str, ...]
@@ -432,7 +434,7 @@ def _weapon_range(weapon: Weapon) -> str:
 
 def _weapon_aim(weapon: Weapon) -> str:
     step = max(1, weapon.aim_modifier)
-    return f"+{step}/aim\nmax +{aim_cap(weapon.aim_modifier)}"
+    return f"+{step} per aim\nmax +{aim_cap(weapon.aim_modifier)}"
 
 
 def _weapons_table(
@@ -450,8 +452,8 @@ def _weapons_table(
         Column("RoA", Align.CENTER),
         Column("Range", Align.CENTER),
         *(() if compact else (Column("Aim", Align.CENTER),)),
-        *(Column(f"vs {item.name}\u00a0{item.scale.prefix}{item.rating}", Align.CENTER,
-                 stretch=0.5) for item in armor),
+        *(Column(f"vs {item.name}\u00a0{item.scale.prefix}{item.rating}", Align.CENTER)
+          for item in armor),
     ]
     rows: list[tuple[Cell, ...]] = []
     for weapon in character.weapons:
@@ -631,7 +633,8 @@ def character_sheet(character: Character, campaign: Campaign, options: ExportOpt
     ):
         if extra is not None:
             blocks.append(extra)
-    blocks.append(Text("Notes", _paragraphs(character.notes), blank_lines=0 if show else 3))
+    # Ruled lines only where the page has room for them: never a page of lines alone.
+    blocks.append(Text("Notes", _paragraphs(character.notes), blank_lines=6))
     return Sheet(_heading(character, campaign, show), tuple(blocks),
                  footer=f"{character.name} · {campaign.name}")
 
@@ -846,7 +849,7 @@ def encounter_roster(campaign: Campaign, encounter: Encounter, options: ExportOp
             columns,
             tuple(rows),
             empty="No combatants yet",
-            blank_rows=2,
+            blank_rows=6,
             note=f"Actions: {MINOR_ACTIONS_PER_ROUND} minor actions a round; tick each as it "
             "is spent (a significant action is 2, a full action 3). HP column: SW = seriously "
             "wounded, CW = critically wounded, from that damage on; past HP is dying.",

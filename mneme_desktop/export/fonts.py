@@ -15,7 +15,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Final
 
-from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 
 __all__ = [
     "FONT_FAMILY",
@@ -24,6 +24,7 @@ __all__ = [
     "ensure_gui_application",
     "fonts_folder",
     "load_bundled_fonts",
+    "print_font",
 ]
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,19 @@ def load_bundled_fonts() -> str:
             continue
         _loaded[name] = families[0]
     return FONT_FAMILY if _loaded.get(FONT_FILES[0]) == FONT_FAMILY else "sans-serif"
+
+
+def print_font(family: str, points: float, bold: bool = False) -> QFont:
+    """A font for paper: no ligatures, so "fi" in "Rifle" stays two letters that a PDF
+    viewer finds when searching and copies as typed."""
+    font = QFont(family)
+    font.setPointSizeF(points)
+    font.setBold(bold)
+    font.setKerning(True)
+    if hasattr(QFont, "Tag"):  # Qt 6.7+
+        font.setFeature(QFont.Tag("liga"), 0)
+        font.setFeature(QFont.Tag("clig"), 0)
+    return font
 
 
 def _has_display() -> bool:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 from collections.abc import Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
-from PySide6.QtGui import QFont, QImage, QPainter
+from PySide6.QtGui import QImage, QPainter
 
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.export.document import (
@@ -33,7 +34,12 @@ from mneme_desktop.export.document import (
     TrackKind,
 )
 from mneme_desktop.export.files import write_file_atomically
-from mneme_desktop.export.fonts import FONT_FAMILY, ensure_gui_application, load_bundled_fonts
+from mneme_desktop.export.fonts import (
+    FONT_FAMILY,
+    ensure_gui_application,
+    load_bundled_fonts,
+    print_font,
+)
 from mneme_desktop.settings import PageSize
 from mneme_desktop.ui.widgets.track_painter import (
     TrackColors,
@@ -50,7 +56,7 @@ IMAGE_SCALE = 2
 
 _CSS_DPI = 96
 _BAR_POINTS = 7.5
-_ROSTER_BAR_POINTS = 6.5
+_ROSTER_BAR_POINTS = 7.0
 
 _PAGE_CSS = {PageSize.A4: "A4", PageSize.LETTER: "letter"}
 
@@ -118,8 +124,7 @@ def track_png(block: TrackBlock, points: float = _BAR_POINTS) -> tuple[bytes, in
     """The track drawn by the shared painter as PNG bytes, with its CSS width and height."""
     ensure_gui_application()
     dpi = _CSS_DPI * IMAGE_SCALE
-    font = QFont(load_bundled_fonts())
-    font.setPointSizeF(points)
+    font = print_font(load_bundled_fonts(), points)
     probe = _image(1, 1, dpi)
     if block.kind is TrackKind.BAR:
         hint = hp_bar_size_hint(font, labels=True, device=probe)
@@ -127,7 +132,9 @@ def track_png(block: TrackBlock, points: float = _BAR_POINTS) -> tuple[bytes, in
     else:
         hint = box_chart_size_hint(block.track, font, probe)
         width, height = hint.width(), hint.height()
-    image = _image(round(width), round(height), dpi)
+    # Whole CSS pixels: the image is exactly IMAGE_SCALE times its displayed size.
+    css_width, css_height = math.ceil(width / IMAGE_SCALE), math.ceil(height / IMAGE_SCALE)
+    image = _image(css_width * IMAGE_SCALE, css_height * IMAGE_SCALE, dpi)
     image.fill(0xFFFFFFFF)
     painter = QPainter(image)
     try:
@@ -143,7 +150,7 @@ def track_png(block: TrackBlock, points: float = _BAR_POINTS) -> tuple[bytes, in
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]  # stubs say bytes; runtime wants str
     buffer.close()
     return bytes(data.data()), image.width() // IMAGE_SCALE, image.height() // IMAGE_SCALE
 

@@ -55,7 +55,7 @@ from mneme_desktop.export.document import (
 )
 from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.files import write_file_atomically
-from mneme_desktop.export.fonts import ensure_gui_application, load_bundled_fonts
+from mneme_desktop.export.fonts import ensure_gui_application, load_bundled_fonts, print_font
 from mneme_desktop.settings import PageSize
 from mneme_desktop.ui.widgets.track_painter import (
     TrackColors,
@@ -108,7 +108,7 @@ class _Role(Enum):
     CARD_TITLE = (11.0, True)
     CARD_HEADING = (8.0, True)
     TRACK = (7.5, False)
-    TRACK_SMALL = (6.5, False)
+    TRACK_CELL = (7.0, False)
     FOOTER = (7.0, False)
 
     @property
@@ -138,6 +138,8 @@ class PlacedText:
     box: QRectF
     text: str
     needed: QRectF
+    points: float
+    """Type size in points."""
 
 
 @dataclass(frozen=True)
@@ -221,6 +223,8 @@ class _Piece:
     keep_with_next: bool = False
     space_before: float = 0.0
     repeat: list[_Piece] | None = None
+    optional: bool = False
+    """Left out rather than started on a new frame (ruled lines to write on)."""
 
     @property
     def first_height(self) -> float:
@@ -292,10 +296,7 @@ class _Typesetter:
         key = (size, bold)
         font = self._fonts.get(key)
         if font is None:
-            font = QFont(self.family)
-            font.setPointSizeF(size)
-            font.setBold(bold)
-            font.setKerning(True)
+            font = print_font(self.family, size, bold)
             self._fonts[key] = font
         return font
 
@@ -327,6 +328,8 @@ class _Typesetter:
         cached = self._wraps.get(key)
         if cached is not None:
             return cached
+        # Keep clear of the edge: at screen resolution drawn text may round up a pixel.
+        width = max(1.0, width - self.pt(0.75))
         lines: list[str] = []
         for paragraph in text.split("\n"):
             paragraph = paragraph.rstrip()
@@ -352,8 +355,8 @@ class _Typesetter:
         return lines
 
 
-_BREAKS = re.compile(r"[ \t\n]+|(?<=[–/-])")
-"""Where a line may break without splitting a word: spaces, and after a dash or slash."""
+_BREAKS = re.compile(r"[ \t\n]+")
+"""Where a column may break a line: at ordinary spaces only, so "17–117" stays whole."""
 
 _ALIGN_FLAGS = {
     Align.LEFT: Qt.AlignmentFlag.AlignLeft,
@@ -452,9 +455,9 @@ class _Builder:
             return [self.track(block, width, frame_height)]
         return self.columns(block, width, frame_height, card=card)
 
-    def text(self, block: Text, width: float, *, card: bool = False) -> list[_Piece]:
+    def text(self, block: Text, width: float, *, card: bool = False) -> list[_Item]:
         role = _Role.SMALL if block.small or card else _Role.BODY
-        pieces: list[_Piece] = []
+        pieces: list[_Item] = []
         if block.title:
             pieces.append(self.heading_piece(block.title, width, card=card))
         height = self.s.line_height(role)
@@ -467,16 +470,16 @@ class _Builder:
         ruled = self.s.pt(16)
         for _ in range(block.blank_lines):
             ops = [_LineOp(QLineF(0, ruled, width, ruled), self.s.pt(0.4), _LIGHT_RULE_GREY)]
-            pieces.append(_Piece(ruled + self.s.pt(1), ops))
+            pieces.append(_Piece(ruled + self.s.pt(1), ops, optional=True))
         return pieces
 
-    def fields(self, block: Fields, width: float, *, card: bool = False) -> list[_Piece]:
+    def fields(self, block: Fields, width: float, *, card: bool = False) -> list[_Item]:
         """Label/value pairs set along lines; an empty value is a blank to write in."""
         label_role, value_role = _Role.LABEL, _Role.BODY
         if card:
             label_role, value_role = _Role.SMALL_LABEL, _Role.SMALL
         height = max(self.s.line_height(label_role), self.s.line_height(value_role))
-        pieces: list[_Piece] = []
+        pieces: list[_Item] = []
         if block.title:
             pieces.append(self.heading_piece(block.title, width, card=card))
         gap = self.s.pt(4)
@@ -491,17 +494,31 @@ class _Builder:
                 pieces.append(_Piece(height + self.s.pt(1.5), line_ops))
             line_ops, x = [], 0.0
 
+        slack = self.s.pt(1)  # metrics at screen resolution round up by up to a pixel
         for label, value in block.items:
-            label_w = self.s.advance(label, label_role)
-            value_w = self.s.advance(value, value_role) if value else blank
+            label_w = self.s.advance(label, label_role) + slack
+            value_w = self.s.advance(value, value_role) + slack if value else blank
             if x > 0 and x + label_w + gap + value_w > width:
                 flush()
             if label_w + gap + value_w > width:
-                # Too long for one line even alone: the value wraps under its label.
-                line_ops.append(_TextOp(QRectF(0, 0, width, height), label, label_role,
-                                        Align.LEFT))
+                # Too long for one line even alone: the value starts after its label and
+                # carries on over the full width.
+                value = value.strip()
+                first_width = width - label_w - gap
+                first = self.s.wrap(value, value_role, first_width)[0] if first_width > 0 else ""
+                if first:
+                    line_ops.append(_TextOp(QRectF(0, 0, label_w, height), label, label_role,
+                                            Align.LEFT))
+                    line_ops.append(_TextOp(QRectF(label_w + gap, 0, first_width, height),
+                                            first, value_role, Align.LEFT))
+                else:
+                    line_ops.append(_TextOp(QRectF(0, 0, width, height), label, label_role,
+                                            Align.LEFT))
                 flush()
-                for line in self.s.wrap(value, value_role, width):
+                rest = value[len(first):].strip()
+                for line in self.s.wrap(rest, value_role, width) if rest else []:
+                    if not line:
+                        continue
                     line_ops.append(_TextOp(QRectF(0, 0, width, height), line, value_role,
                                             Align.LEFT))
                     flush()
@@ -572,12 +589,14 @@ class _Builder:
         minimum = [0.0] * count
         cap = self.s.pt(56)
         for index, column in enumerate(table.columns):
-            natural[index] = self.s.widest_line(column.header, head)
-            minimum[index] = min(cap, self.s.longest_word(column.header, head))
+            # A header may take two lines, so it does not widen a column of short numbers.
+            word = self.s.longest_word(column.header, head)
+            natural[index] = max(word, self.s.widest_line(column.header, head) * 0.58)
+            minimum[index] = min(cap, word)
         for row in table.rows:
             for index, cell in enumerate(row):
                 if isinstance(cell, TrackBlock):
-                    role = _Role.TRACK_SMALL
+                    role = _Role.TRACK_CELL
                     hint = hp_bar_size_hint(self.s.font(role), labels=True, device=self.s.device)
                     natural[index] = max(natural[index], hint.width())
                     minimum[index] = max(minimum[index], hint.width() * 0.75)
@@ -585,7 +604,7 @@ class _Builder:
                 natural[index] = max(natural[index], self.s.widest_line(cell, body))
                 minimum[index] = max(minimum[index], min(cap, self.s.longest_word(cell, body)))
         # A hair of slack, so a width computed from a text's advance never rounds below it.
-        slack = 2 * pad + self.s.pt(0.3)
+        slack = 2 * pad + self.s.pt(1)
         natural = [n + slack for n in natural]
         minimum = [m + slack for m in minimum]
         if sum(natural) <= width:
@@ -597,7 +616,12 @@ class _Builder:
             return [n + spare * w / total for n, w in zip(natural, weights, strict=True)]
         if sum(minimum) <= width:
             stretch = [column.stretch for column in table.columns]
-            return _share_out(minimum, natural, stretch, width - sum(minimum))
+            # Columns that do not stretch (numbers, short codes) keep their natural width
+            # when the stretching ones (names) can make do by wrapping.
+            floor = [m if st else n for m, n, st in zip(minimum, natural, stretch, strict=True)]
+            if sum(floor) <= width:
+                return _share_out(floor, natural, stretch, width - sum(floor))
+            return _share_out(minimum, natural, [0.0] * count, width - sum(minimum))
         return [m * width / sum(minimum) for m in minimum]
 
     def _row_piece(
@@ -620,7 +644,7 @@ class _Builder:
             inner = max(1.0, width - 2 * pad)
             if isinstance(cell, TrackBlock):
                 track_ops.append((x + pad, inner, cell))
-                font = self.s.font(_Role.TRACK_SMALL)
+                font = self.s.font(_Role.TRACK_CELL)
                 hint = hp_bar_size_hint(font, labels=True, device=self.s.device)
                 content = max(content, hint.height())
             else:
@@ -630,10 +654,10 @@ class _Builder:
             x += width
         height = max(min_height, content + 2 * pad_y)
         for left, inner, block in track_ops:
-            font = self.s.font(_Role.TRACK_SMALL)
+            font = self.s.font(_Role.TRACK_CELL)
             hint = hp_bar_size_hint(font, labels=True, device=self.s.device)
             rect = QRectF(left, (height - hint.height()) / 2, inner, hint.height())
-            ops.append(_TrackOp(rect, block, _Role.TRACK_SMALL.size, hint))
+            ops.append(_TrackOp(rect, block, _Role.TRACK_CELL.size, hint))
         frame: list[_Op] = []
         if fill is not None:
             frame.append(_BoxOp(QRectF(0, 0, x, height), fill, None, 0))
@@ -647,12 +671,12 @@ class _Builder:
         frame.append(_LineOp(QLineF(x, 0, x, height), thin, _RULE_GREY))
         return _Piece(height, frame + ops)
 
-    def table(self, table: Table, width: float, *, card: bool = False) -> list[_Piece]:
+    def table(self, table: Table, width: float, *, card: bool = False) -> list[_Item]:
         body = _Role.CARD_TABLE if card or table.small else _Role.TABLE
         head = _Role.CARD_HEADER if card or table.small else _Role.TABLE_HEADER
         pad = self.s.pt(2.6)
         title = self.heading_piece(table.title, width, card=card) if table.title else None
-        pieces: list[_Piece] = [title] if title else []
+        pieces: list[_Item] = [title] if title else []
         if not table.rows and not table.blank_rows:
             role = _Role.SMALL
             for line in self.s.wrap(table.empty or "None", role, width):
@@ -680,7 +704,7 @@ class _Builder:
         for _ in range(table.blank_rows):
             piece = self._row_piece([""] * len(widths), widths, aligns, body, pad,
                                     min_height=blank_height)
-            piece.repeat = repeat
+            piece.optional = True
             pieces.append(piece)
         if table.note:
             role = _Role.SMALL
@@ -698,7 +722,8 @@ class _Builder:
         aside_width = 0.0
         if heading.aside:
             aside_width = min(width * 0.34,
-                              max(self.s.advance(line, _Role.ASIDE) for line in heading.aside))
+                              max(self.s.advance(line, _Role.ASIDE) for line in heading.aside)
+                              + self.s.pt(1))
         gutter = self.s.pt(10) if aside_width else 0.0
         title_width = width - aside_width - gutter
         y = self._lines(ops, self.s.wrap(heading.title, _Role.TITLE, title_width), _Role.TITLE,
@@ -789,6 +814,8 @@ class _Flow:
             needed = self._group_height(items, index, cursor.fresh)
             bottom = self._frame(cursor.frame).rect.bottom()
             if not cursor.fresh and cursor.y + needed > bottom + 0.01:
+                if isinstance(item, _Piece) and item.optional:
+                    continue
                 self._break(cursor)
                 for repeated in item.repeat or ():
                     self._put(repeated, cursor, dx)
@@ -827,6 +854,10 @@ class DocumentLayout:
     @property
     def page_count(self) -> int:
         return len(self.pages)
+
+    def placed(self) -> RenderResult:
+        """Where every line of text and every track went (without painting)."""
+        return _record(self)
 
 
 def _footer_height(setter: _Typesetter) -> float:
@@ -927,7 +958,7 @@ class _Paginator:
         left = self.page_rect.left()
         for number, page in enumerate(self.pages, start=1):
             number_text = f"Page {number} of {total}"
-            number_width = self.setter.advance(number_text, _Role.FOOTER)
+            number_width = self.setter.advance(number_text, _Role.FOOTER) + self.setter.pt(1)
             text_width = width - number_width - self.setter.pt(12)
             page.ops.append(_LineOp(QLineF(left, y - self.setter.pt(2.5), left + width,
                                            y - self.setter.pt(2.5)),
@@ -976,7 +1007,7 @@ def _record(layout: DocumentLayout) -> RenderResult:
             if isinstance(op, _TextOp):
                 needed = setter.metrics(op.role).boundingRect(op.rect, _text_flags(op.align),
                                                               op.text)
-                result.texts.append(PlacedText(number, op.rect, op.text, needed))
+                result.texts.append(PlacedText(number, op.rect, op.text, needed, op.role.size))
             elif isinstance(op, _TrackOp):
                 result.graphics.append(PlacedGraphic(number, op.rect, op.needed,
                                                      op.block.description))

@@ -319,10 +319,15 @@ def character_from_document(data: bytes, path: Path | None = None) -> Character:
     if not isinstance(document, dict):
         _fail(path, "it is not a JSON object, so it is neither format Mneme Desktop imports")
     file_format = document.get("format")
-    if file_format == CHARACTER_FORMAT:
-        return _from_mneme(document, text, path)
-    if file_format == CE_FORMAT:
-        return _from_ce(document, text, path)
+    try:
+        if file_format == CHARACTER_FORMAT:
+            return _from_mneme(document, text, path)
+        if file_format == CE_FORMAT:
+            return _from_ce(document, text, path)
+    except CharacterImportError:
+        raise
+    except Exception as exc:  # a bad file never surfaces as another error
+        _fail(path, f"it could not be read ({type(exc).__name__}: {str(exc)[:200]})")
     if file_format == CAMPAIGN_FORMAT:
         _fail(path, "it is a whole campaign; open it with File > Open instead")
     found = f" (its format is {json.dumps(file_format)[:60]})" if file_format is not None else ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,6 +53,8 @@ stall the app."""
 
 INDENT = 2
 CHARACTER_FORMAT = "mneme-character"
+
+log = logging.getLogger(__name__)
 
 _REQUIRED_IN_FILE = frozenset({"format", "schema_version"})
 
@@ -161,7 +164,9 @@ def parse_json_document(data: bytes, what: str) -> Any:
         ) from None
     except RecursionError:
         raise DocumentError(f"it is nested too deeply to be a {what} file") from None
-    except ValueError as exc:  # NaN / Infinity
+    except ValueError as exc:  # NaN / Infinity, or an integer of thousands of digits
+        if "integer" in str(exc):
+            raise DocumentError("it holds a number thousands of digits long") from None
         raise DocumentError(str(exc)) from None
 
 
@@ -178,6 +183,16 @@ def campaign_from_json(
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if len(raw) > MAX_CAMPAIGN_BYTES:
         _fail(source, _too_big(len(raw)))
+    try:
+        return _decode(raw, source, registry)
+    except CampaignLoadError:
+        raise
+    except Exception as exc:  # the contract: a bad file never surfaces as another error
+        log.exception("Unexpected error reading campaign %s", source)
+        _fail(source, f"it could not be read ({type(exc).__name__}: {str(exc)[:200]})")
+
+
+def _decode(raw: bytes, source: Path | str | None, registry: MigrationRegistry) -> Campaign:
     try:
         with _bulk_allocation():
             campaign = Campaign.model_validate_json(raw)

@@ -144,7 +144,10 @@ def line_of(text: str, offset: int | None) -> int | None:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False) if _jsonable(value) else repr(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False) if _jsonable(value) else repr(value)
+    except ValueError:  # an integer too long to print
+        return "a number too large"
     return text if len(text) <= 40 else text[:37] + "..."
 
 

@@ -98,6 +98,8 @@ def advance_under_plan(document: CampaignDocument, character_ids: Sequence[str],
     if not character_ids:
         raise ValueError("choose the characters who follow the plan")
     names = ", ".join(document.campaign.character(cid).name for cid in character_ids)
+    if len(names) > 200:
+        names = f"{len(character_ids)} characters"
     title = f"{plan.name}: {days} day{'s' if days != 1 else ''} for {names}"
     changes = advance_campaign(
         document.campaign,

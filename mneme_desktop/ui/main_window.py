@@ -444,10 +444,8 @@ class MainWindow(QMainWindow):
         document.structure_changed.connect(self._refresh_selection)
         document.undo_stack.canUndoChanged.connect(self.undo_action.setEnabled)
         document.undo_stack.canRedoChanged.connect(self.redo_action.setEnabled)
-        document.undo_stack.undoTextChanged.connect(
-            lambda text: self.undo_action.setText(f"&Undo {text}".strip()))
-        document.undo_stack.redoTextChanged.connect(
-            lambda text: self.redo_action.setText(f"&Redo {text}".strip()))
+        document.undo_stack.undoTextChanged.connect(self._undo_text_changed)
+        document.undo_stack.redoTextChanged.connect(self._redo_text_changed)
         self.undo_action.setEnabled(False)
         self.redo_action.setEnabled(False)
         self.undo_view.setStack(document.undo_stack)
@@ -691,10 +689,16 @@ class MainWindow(QMainWindow):
             path = path.with_name(path.name + ".mneme")
         return self.save_to(path, expected_hash=None)
 
+    def _flush_views(self) -> None:
+        """Commit edits a view holds back (notes typed a moment ago) before writing."""
+        if self.sheet_view is not None:
+            self.sheet_view.flush_pending_edits()  # type: ignore[attr-defined]
+
     def save_to(self, path: Path, *, expected_hash: str | None) -> bool:
         document = self.document
         if document is None:
             return False
+        self._flush_views()
         try:
             new_hash = save_campaign(document.campaign, path,
                                      backups=self.context.settings.backup_count,
@@ -731,6 +735,7 @@ class MainWindow(QMainWindow):
 
     def autosave_now(self) -> bool:
         """Write unsaved work to the autosave folder (never over the campaign file)."""
+        self._flush_views()
         document = self.document
         if document is None or not document.modified:
             return False
@@ -748,6 +753,7 @@ class MainWindow(QMainWindow):
 
     def maybe_save(self) -> bool:
         """Ask before unsaved changes would be lost; False means the referee cancelled."""
+        self._flush_views()
         document = self.document
         if document is None or not document.modified:
             return True
@@ -972,6 +978,12 @@ class MainWindow(QMainWindow):
             commands.remove_template(document, node.entity_id)
         else:
             commands.remove_encounter(document, node.entity_id)
+
+    def _undo_text_changed(self, text: str) -> None:
+        self.undo_action.setText(f"&Undo {text}".strip())
+
+    def _redo_text_changed(self, text: str) -> None:
+        self.redo_action.setText(f"&Redo {text}".strip())
 
     def _undo(self) -> None:
         if self.document is not None:

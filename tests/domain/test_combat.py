@@ -23,8 +23,8 @@ from mneme_desktop.domain import (
     Side,
     Skill,
     Weapon,
+    combat,
 )
-from mneme_desktop.domain import combat
 from mneme_desktop.domain.combat import (
     AttackMode,
     AttackRequest,

@@ -299,6 +299,16 @@ def test_stabilisation_ends_and_the_dying_are_reminded_of_their_rolls() -> None:
     assert "600 rounds" in notice.text  # the hour after the stabilisation ran out
 
 
+def test_the_dying_in_intensive_care_are_reminded_of_its_rolls() -> None:
+    evan = person("Evan", 26, recovery=Recovery(activity=REST, care=True))
+    campaign = campaign_of(evan)
+    changes = advance_campaign(campaign, 3 * SECONDS_PER_DAY)
+    notice = next(c for c in changes if isinstance(c, Notice))
+    assert "Dying in intensive care" in notice.text
+    apply_changes(campaign, changes)
+    assert campaign.character(evan.id).damage == 25  # 1 point per 3 days
+
+
 def test_the_dead_are_left_alone() -> None:
     dead = person("Dan", 30, conditions=[Condition(kind=ConditionKind.DEAD)],
                   recovery=Recovery())

@@ -306,3 +306,40 @@ def test_load_never_writes(
     monkeypatch.setattr(os, "open", no_writes)
     with pytest.raises(CampaignLoadError):
         load_campaign(path)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "expected"),
+    [
+        (("characters", 2, "recovery", "progress"), "1/0", "must be a fraction like 1/3"),
+        (("characters", 0, "damage"), "HUGE", "thousands of digits"),
+        (("game_time", "day"), 10**12, r"game_time\.day: must be at most 10000000"),
+        (("encounters", 1, "log", 0, "dice"), [10**30], r"dice\[0\]: must be at most"),
+        (("characters", 0, "portrait"), {"media_type": "image/png", "data": "%%"},
+         "not valid base64"),
+        (("characters", 0, "name"), "x" * 100_000, "at most 200 characters"),
+    ],
+)
+def test_absurd_values_are_load_errors(good_bytes: bytes, path: tuple, value: object,
+                                       expected: str) -> None:
+    document = json.loads(good_bytes)
+    _set(path, 0 if value == "HUGE" else value)(document)
+    data = json.dumps(document).encode()
+    if value == "HUGE":
+        data = data.replace(b'"damage": 0', b'"damage": ' + b"9" * 5000, 1)
+    with pytest.raises(CampaignLoadError, match=expected):
+        campaign_from_json(data)
+
+
+def test_unexpected_errors_still_become_load_errors(
+    good_bytes: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever goes wrong inside, the caller only ever sees a CampaignLoadError."""
+    from mneme_desktop.storage import codec
+
+    def explode(*args: object) -> None:
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(codec, "_slow_path", explode)
+    with pytest.raises(CampaignLoadError, match=r"could not be read .*KeyError"):
+        campaign_from_json(good_bytes[:-5])

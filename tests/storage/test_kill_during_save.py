@@ -45,12 +45,13 @@ _HELPER = textwrap.dedent(
     versions = [campaign_from_json(Path(p).read_bytes()) for p in sys.argv[2:4]]
     print("ready", flush=True)
     for line in sys.stdin:
-        if line.strip() != "fork":
+        command, _, first = line.partition(" ")
+        if command != "fork":
             break
         pid = os.fork()
         if pid == 0:
             try:
-                n = 0
+                n = int(first)
                 while True:
                     save_campaign(versions[n % 2], target, backups=3)
                     n += 1
@@ -79,6 +80,13 @@ def _big(campaign: Campaign, extra: int, note: str) -> Campaign:
     return campaign.model_copy(update={"characters": [*campaign.characters, *people]})
 
 
+def _wait_for_a_completed_save(target: Path, before: int) -> None:
+    """Let a saver finish at least one save (the file is a new inode after os.replace)."""
+    deadline = time.monotonic() + 30
+    while target.stat().st_ino == before and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
 def test_sigkill_during_save_never_leaves_a_broken_file(tmp_path: Path) -> None:
     old = _big(build_sample_campaign(), 400, "old version. ")
     new = _big(build_sample_campaign(), 400, "NEW VERSION! ")
@@ -89,7 +97,11 @@ def test_sigkill_during_save_never_leaves_a_broken_file(tmp_path: Path) -> None:
     folder = tmp_path / "campaigns"
     folder.mkdir()
     target = folder / "war.mneme"
+    started = time.perf_counter()
     save_campaign(old, target, backups=3)
+    # Kill times are spread over a few saves' worth of time, measured here so that the test
+    # hits every phase of a save on a fast or a busy machine alike.
+    one_save = max(0.01, time.perf_counter() - started)
 
     script = tmp_path / "saver.py"
     script.write_text(_HELPER, encoding="utf-8")
@@ -105,11 +117,16 @@ def test_sigkill_during_save_never_leaves_a_broken_file(tmp_path: Path) -> None:
     versions_seen = set()
     try:
         assert helper.stdout.readline().strip() == "ready"
-        for _ in range(KILLS):
-            helper.stdin.write("fork\n")
+        for kill in range(KILLS):
+            before = target.stat().st_ino
+            # Each saver starts with the version the file does not hold, so any save it
+            # completes changes the file.
+            helper.stdin.write(f"fork {0 if target.read_bytes() == new_bytes else 1}\n")
             helper.stdin.flush()
             saver = int(helper.stdout.readline())
-            time.sleep(rng.uniform(0.0, 0.06))
+            if kill % 10 == 9:
+                _wait_for_a_completed_save(target, before)
+            time.sleep(rng.uniform(0.0, 2 * one_save))
             os.kill(saver, signal.SIGKILL)
             helper.stdin.write("reap\n")
             helper.stdin.flush()
@@ -127,5 +144,5 @@ def test_sigkill_during_save_never_leaves_a_broken_file(tmp_path: Path) -> None:
         helper.wait(timeout=30)
     # The kills really did land mid-save (temp files were caught half-written) and both
     # versions were on disk at some point, so the test exercised the dangerous window.
-    assert temps_seen > 0
-    assert versions_seen == {True, False}
+    assert temps_seen > 0, "no kill landed mid-save"
+    assert versions_seen == {True, False}, f"only saw new={versions_seen}"

@@ -34,14 +34,13 @@ def campaign_file(tmp_path: Path) -> Path:
 @pytest.fixture
 def window(qtbot, context, campaign_file):
     win = MainWindow(context)
-    qtbot.addWidget(win)
     assert win.open_initial(campaign_file)
     win.show()
     qtbot.waitExposed(win)
     yield win
-    if win.document is not None:
-        win.document.undo_stack.setClean()
-        win.document._unsaved_without_undo = False
+    # pytest-qt would close added widgets before this runs, so the window is ours to close.
+    win.discard_and_close()
+    win.deleteLater()
 
 
 def select_first(window: MainWindow, group: Group) -> None:

@@ -17,15 +17,23 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
-    QSortFilterProxyModel,
     Qt,
+    QTimer,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QFont, QPalette
+from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication
 
-from mneme_desktop.domain import Campaign, Combatant, Encounter, EncounterLogEntry, Side
+from mneme_desktop.domain import (
+    Campaign,
+    Character,
+    Combatant,
+    Encounter,
+    EncounterLogEntry,
+    Side,
+)
 from mneme_desktop.domain.combat import (
+    CombatantStatus,
     combatant_status,
     format_log_entry,
     initiative_from_text,
@@ -56,8 +64,8 @@ __all__ = [
     "AttackTargetsModel",
     "DifficultyTermsModel",
     "EncounterLogModel",
-    "LogFilterModel",
     "TurnOrderModel",
+    "side_icon",
 ]
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -75,6 +83,23 @@ SIDE_COLORS = {
 
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_SELECTABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_EDITABLE = _SELECTABLE | Qt.ItemFlag.ItemIsEditable
+_TIE_BRUSH = QBrush(QColor(0xF2, 0xB7, 0x05, 56))
+_SIDE_ICONS: dict[Side, QIcon] = {}
+
+
+def side_icon(side: Side) -> QIcon:
+    """A small swatch in the side's colour, made once (a QColor decoration would be turned
+    into a new pixmap on every paint)."""
+    icon = _SIDE_ICONS.get(side)
+    if icon is None:
+        pixmap = QPixmap(12, 12)
+        pixmap.fill(SIDE_COLORS[side])
+        icon = QIcon(pixmap)
+        _SIDE_ICONS[side] = icon
+    return icon
 
 
 def _ordinal(n: int) -> str:
@@ -97,7 +122,6 @@ class _Row:
     initiative: int | None
     dice: tuple[int, ...]
     tie: tuple[int, int] | None
-    tied_with: tuple[str, ...]
     current: bool
     delayed: bool
     spent: int
@@ -122,7 +146,7 @@ class TurnOrderModel(QAbstractTableModel):
     COL_TURN, COL_INIT, COL_NAME, COL_ACTIONS, COL_HP, COL_STATE, COL_CONDITIONS, \
         COL_AIM, COL_STANCE, COL_TASK = range(10)
     HEADERS = ("Turn", "Init", "Combatant", "Actions", "HP", "State", "Conditions", "Aim",
-               "Stance / cover", "Extended action")
+               "Stance", "Task")
 
     refused = Signal(str)
     """An edit the rules refused (an initiative that is not a number or two dice)."""
@@ -133,12 +157,23 @@ class TurnOrderModel(QAbstractTableModel):
         self._encounter_id: str | None = None
         self._rows: list[_Row] = []
         self._tracks: dict[tuple[int, int, WoundThresholds], DamageTrack] = {}
+        self._cache: dict[str, tuple[tuple[object, ...], _Row]] = {}
+        self._cells: dict[str, tuple[_Row, list[dict[int, Any]]]] = {}
+        self._statuses: dict[str, tuple[tuple[object, ...], CombatantStatus]] = {}
+        self._stale: set[str] = set()
+        self._stale_now: set[str] = set()
+        self._tie_names: dict[int, list[str]] = {}
+        self._ties: tuple[tuple[object, ...], dict[str, tuple[int, int]]] = ((), {})
+        self._deferred = QTimer(self)
+        self._deferred.setSingleShot(True)
+        self._deferred.setInterval(0)
+        self._deferred.timeout.connect(self.sync)
         self.initiative_skill: str | None = None
         """The skill added when initiative is typed as two dice."""
         document.encounter_changed.connect(self._encounter_changed)
         document.character_changed.connect(self._character_changed)
-        document.rules_changed.connect(self.sync)
-        document.time_changed.connect(self.sync)
+        document.rules_changed.connect(self._deferred.start)
+        document.time_changed.connect(self._deferred.start)
 
     # --- public ----------------------------------------------------------------------
 
@@ -150,6 +185,9 @@ class TurnOrderModel(QAbstractTableModel):
         self.beginResetModel()
         self._encounter_id = encounter_id
         self._rows = []
+        self._cache = {}
+        self._cells = {}
+        self._statuses = {}
         encounter = self._encounter()
         if encounter is not None:
             order = encounter.initiative_order()
@@ -177,8 +215,11 @@ class TurnOrderModel(QAbstractTableModel):
         self._sync_structure(campaign, encounter, order)
         fresh = self._compute(campaign, encounter, order)
         changed = [i for i, (old, new) in enumerate(zip(self._rows, fresh, strict=True))
-                   if old != new]
+                   if old is not new and old != new]
         self._rows = fresh
+        if len(self._cells) > 2 * len(fresh) + 16:
+            live = {r.id for r in fresh}
+            self._cells = {k: v for k, v in self._cells.items() if k in live}
         self._emit_changed(changed)
 
     # --- Qt model --------------------------------------------------------------------
@@ -200,60 +241,96 @@ class TurnOrderModel(QAbstractTableModel):
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.column() == self.COL_INIT:
-            return base | Qt.ItemFlag.ItemIsEditable
-        return base
+            return _NO_FLAGS
+        return _EDITABLE if index.column() == self.COL_INIT else _SELECTABLE
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        number = index.row()
+        if not 0 <= number < len(self._rows) or not index.isValid():
             return None
-        row = self._rows[index.row()]
+        row = self._rows[number]
         column = index.column()
-        if role == ID_ROLE:
-            return row.id
-        if role == WOUND_STATE_ROLE:
-            return row.state
-        if role == _DISPLAY:
-            return self._display(row, column)
-        if role == _EDIT:
-            return "" if row.initiative is None else str(row.initiative)
-        if role == VALUE_ROLE:
-            return self._value(row, column)
-        if role == SORT_ROLE:
-            return row.place
         if role == _TOOLTIP:
             return self._tooltip(row, column)
-        if role == RULE_ROLE and column == self.COL_INIT and row.tie is not None:
-            return _TIE_RULE
-        if role == Qt.ItemDataRole.FontRole:
-            return self._font(row, column)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            if row.state is WoundState.DEAD or not row.can_act:
-                return QBrush(QApplication.palette().color(
-                    QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
-            return None
-        if role == Qt.ItemDataRole.BackgroundRole:
-            if row.current:
-                highlight = QColor(QApplication.palette().color(QPalette.ColorRole.Highlight))
-                highlight.setAlphaF(0.22)
-                return QBrush(highlight)
-            if column == self.COL_INIT and row.tie is not None:
-                tint = QColor(0xF2, 0xB7, 0x05)
-                tint.setAlphaF(0.22)
-                return QBrush(tint)
-            return None
-        if role == Qt.ItemDataRole.DecorationRole and column == self.COL_NAME:
-            return SIDE_COLORS[row.side]
-        if role == _ALIGN:
+        if role == VALUE_ROLE:
+            return self._value(row, column)
+        # A table paint asks each cell for a dozen roles: answer from a per-row table that
+        # is built once for each version of the row.
+        return self._roles(row)[column].get(role)
+
+    def multiData(self, index: _Index, span: Any) -> None:
+        """All the roles a cell is painted with in one call (Qt 6 asks for them together),
+        instead of a Python call per role. Qt reuses the span between cells, so every role
+        not answered is cleared."""
+        number = index.row()
+        if not 0 <= number < len(self._rows) or not index.isValid():
+            for item in span:
+                item.clearData()
+            return
+        row = self._rows[number]
+        column = index.column()
+        roles = self._roles(row)[column]
+        for item in span:
+            role = item.role()
+            if role == _TOOLTIP:
+                value = self._tooltip(row, column)
+            elif role == VALUE_ROLE:
+                value = self._value(row, column)
+            else:
+                value = roles.get(role)
+            if value is None:
+                item.clearData()
+            else:
+                item.setData(value)
+
+    def _roles(self, row: _Row) -> list[dict[int, Any]]:
+        cached = self._cells.get(row.id)
+        if cached is None or cached[0] is not row:
+            cached = (row, self._cell_roles(row))
+            self._cells[row.id] = cached
+        return cached[1]
+
+    def _cell_roles(self, row: _Row) -> list[dict[int, Any]]:
+        palette = QApplication.palette()
+        muted = row.state is WoundState.DEAD or not row.can_act
+        foreground = QBrush(palette.color(QPalette.ColorGroup.Disabled,
+                                          QPalette.ColorRole.Text)) if muted else None
+        background = None
+        if row.current:
+            highlight = QColor(palette.color(QPalette.ColorRole.Highlight))
+            highlight.setAlphaF(0.22)
+            background = QBrush(highlight)
+        cells = []
+        for column in range(len(self.HEADERS)):
+            display = self._display(row, column)
+            roles: dict[int, Any] = {
+                _DISPLAY: display,
+                ID_ROLE: row.id,
+                WOUND_STATE_ROLE: row.state,
+                SORT_ROLE: row.place,
+                Qt.ItemDataRole.AccessibleTextRole: display or self.HEADERS[column],
+            }
+            if foreground is not None:
+                roles[Qt.ItemDataRole.ForegroundRole] = foreground
+            cell_background = background
+            if cell_background is None and column == self.COL_INIT and row.tie is not None:
+                cell_background = _TIE_BRUSH
+            if cell_background is not None:
+                roles[Qt.ItemDataRole.BackgroundRole] = cell_background
+            font = self._font(row, column)
+            if font is not None:
+                roles[Qt.ItemDataRole.FontRole] = font
             if column in (self.COL_TURN, self.COL_ACTIONS):
-                return _CENTER
-            if column == self.COL_INIT:
-                return _RIGHT
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            return self._display(row, column) or self.HEADERS[column]
-        return None
+                roles[_ALIGN] = _CENTER
+            elif column == self.COL_INIT:
+                roles[_ALIGN] = _RIGHT
+                roles[_EDIT] = "" if row.initiative is None else str(row.initiative)
+                if row.tie is not None:
+                    roles[RULE_ROLE] = _TIE_RULE
+            elif column == self.COL_NAME:
+                roles[Qt.ItemDataRole.DecorationRole] = side_icon(row.side)
+            cells.append(roles)
+        return cells
 
     def setData(self, index: _Index, value: Any, role: int = _EDIT) -> bool:
         if role != _EDIT or not index.isValid() or index.column() != self.COL_INIT:
@@ -285,58 +362,100 @@ class TurnOrderModel(QAbstractTableModel):
 
     def _compute(self, campaign: Campaign, encounter: Encounter,
                  order: list[Combatant]) -> list[_Row]:
+        """Rows for ``order``. A row whose inputs are the very same objects as last time
+        is reused, so a turn in a large fight recomputes only the rows it touched."""
         current = encounter.current_combatant
         current_id = current.id if current is not None else None
-        ties = initiative_ties(order)
-        names: dict[str, str] = {}
+        ties_key = tuple((c.id, c.initiative) for c in order)
+        if ties_key != self._ties[0]:
+            self._ties = (ties_key, initiative_ties(order))
+        ties = self._ties[1]
+        characters = {c.id: c for c in campaign.characters}
         sheets = []
+        names: dict[str, str] = {}
         for combatant in order:
-            sheet = campaign.combatant_character(combatant)
-            names[combatant.id] = sheet.name
+            sheet = combatant.instance if combatant.instance is not None else characters.get(
+                combatant.character_id or "")
+            if sheet is None:
+                sheet = campaign.combatant_character(combatant)
             sheets.append(sheet)
+            names[combatant.id] = sheet.name
         by_value: dict[int, list[str]] = {}
         for combatant in order:
             if combatant.id in ties and combatant.initiative is not None:
                 by_value.setdefault(combatant.initiative, []).append(names[combatant.id])
-        basis = campaign.rules_options.threshold_basis
+        self._tie_names = by_value
+        context = (encounter.round, encounter.started, encounter.ended, campaign.game_time,
+                   campaign.rules_options.threshold_basis)
+        cache = self._cache
+        fresh_cache: dict[str, tuple[tuple[object, ...], _Row]] = {}
+        stale, self._stale = self._stale, set()
+        self._stale_now = stale
+        if len(self._statuses) > 2 * len(order) + 16:
+            live = {c.id for c in order}
+            self._statuses = {k: v for k, v in self._statuses.items() if k in live}
         rows = []
         for place, (combatant, sheet) in enumerate(zip(order, sheets, strict=True), start=1):
-            status = combatant_status(campaign, encounter, combatant)
             tie = ties.get(combatant.id)
-            task = combatant.extended_task
-            tied_with: tuple[str, ...] = ()
-            if tie is not None and combatant.initiative is not None:
-                tied_with = tuple(n for n in by_value[combatant.initiative]
-                                  if n != sheet.name)
-            rows.append(_Row(
-                id=combatant.id,
-                character_id=sheet.id,
-                place=place,
-                name=sheet.name,
-                side=combatant.side,
-                initiative=combatant.initiative,
-                dice=tuple(combatant.initiative_dice),
-                tie=tie,
-                tied_with=tied_with,
-                current=combatant.id == current_id,
-                delayed=combatant.delayed,
-                spent=combatant.actions_spent,
-                aim=combatant.aim,
-                aim_target=names.get(combatant.aim_target_id or "", ""),
-                stance=combatant.stance,
-                cover=combatant.cover,
-                damage=status.damage,
-                hp=status.hp,
-                thresholds=sheet.wound_thresholds(basis),
-                state=status.state,
-                penalty=status.penalty,
-                conditions=status.conditions,
-                can_act=status.can_act,
-                dying_due=status.dying_roll_due,
-                task=(task.description, task.remaining_rounds, task.total_rounds)
-                if task is not None else None,
-            ))
+            key = (place, combatant.id == current_id, tie,
+                   names.get(combatant.aim_target_id or "", ""), context, sheet,
+                   tuple(combatant.__dict__.values()))
+            hit = cache.get(combatant.id)
+            if hit is not None and hit[1].state is not WoundState.DYING and \
+                    combatant.id not in stale and sheet.id not in stale and hit[0] == key:
+                rows.append(hit[1])
+                fresh_cache[combatant.id] = hit
+                continue
+            row = self._row(campaign, encounter, combatant, sheet, place, current_id, tie,
+                            names)
+            rows.append(row)
+            fresh_cache[combatant.id] = (key, row)
+        self._cache = fresh_cache
         return rows
+
+    def _row(self, campaign: Campaign, encounter: Encounter, combatant: Combatant,
+             sheet: Character, place: int, current_id: str | None,
+             tie: tuple[int, int] | None, names: dict[str, str]) -> _Row:
+        # What follows from the sheet is kept while the sheet is the same object: a new
+        # round changes every row's actions but rarely a sheet.
+        clock = (encounter.round, campaign.game_time) if sheet.conditions else None
+        status_key = (sheet, combatant.out_of_fight, encounter.started, encounter.ended,
+                      campaign.rules_options.threshold_basis, clock)
+        known = self._statuses.get(combatant.id)
+        if known is not None and known[0] == status_key and \
+                known[1].state is not WoundState.DYING and sheet.id not in self._stale_now:
+            status = known[1]
+        else:
+            status = combatant_status(campaign, encounter, combatant, sheet)
+            self._statuses[combatant.id] = (status_key, status)
+        task = combatant.extended_task
+        return _Row(
+            id=combatant.id,
+            character_id=sheet.id,
+            place=place,
+            name=sheet.name,
+            side=combatant.side,
+            initiative=combatant.initiative,
+            dice=tuple(combatant.initiative_dice),
+            tie=tie,
+            current=combatant.id == current_id,
+            delayed=combatant.delayed,
+            spent=combatant.actions_spent,
+            aim=combatant.aim,
+            aim_target=names.get(combatant.aim_target_id or "", ""),
+            stance=combatant.stance,
+            cover=combatant.cover,
+            damage=status.damage,
+            hp=status.hp,
+            thresholds=status.thresholds,
+            state=status.state,
+            penalty=status.penalty,
+            conditions=status.conditions,
+            can_act=status.can_act,
+            dying_due=status.dying_roll_due,
+            task=(task.description, task.remaining_rounds, task.total_rounds)
+            if task is not None else None,
+        )
 
     def _sync_structure(self, campaign: Campaign, encounter: Encounter,
                         order: list[Combatant]) -> None:
@@ -389,11 +508,16 @@ class TurnOrderModel(QAbstractTableModel):
 
     def _encounter_changed(self, encounter_id: str) -> None:
         if encounter_id == self._encounter_id:
+            self._deferred.stop()
             self.sync()
 
     def _character_changed(self, character_id: str) -> None:
+        """A sheet changed (perhaps in place, from another view): recompute its rows. An
+        encounter step announces its sheets and then the encounter, so the sync waits for
+        the event loop and is usually done by then."""
         if any(r.character_id == character_id for r in self._rows):
-            self.sync()
+            self._stale.add(character_id)
+            self._deferred.start()
 
     def _track(self, row: _Row) -> DamageTrack:
         key = (row.damage, row.hp, row.thresholds)
@@ -456,8 +580,9 @@ class TurnOrderModel(QAbstractTableModel):
             lines = []
             if row.dice:
                 lines.append(f"Rolled {'+'.join(map(str, row.dice))}")
-            if row.tie is not None:
-                lines.append(f"Tied on {row.initiative} with {', '.join(row.tied_with)}: "
+            if row.tie is not None and row.initiative is not None:
+                others = [n for n in self._tie_names.get(row.initiative, []) if n != row.name]
+                lines.append(f"Tied on {row.initiative} with {', '.join(others)}: "
                              f"acts {_ordinal(row.tie[0])} of {row.tie[1]}.")
                 lines.append(_TIE_RULE)
             lines.append("Type a value (11) or the two dice rolled at the table (4 5).")
@@ -507,7 +632,7 @@ _HEADER_TIPS = (
     "Conditions with their timers",
     "Aim bonus built up and its target",
     "Stance and cover",
-    "Extended action and the rounds left",
+    "Extended action (first aid ...) and the rounds left",
 )
 
 
@@ -515,7 +640,9 @@ _HEADER_TIPS = (
 
 
 class EncounterLogModel(QAbstractTableModel):
-    """The encounter log, one structured entry per row, oldest first."""
+    """The encounter log, one structured entry per row, oldest first, optionally filtered
+    by words and by who was involved (filtering here rather than in a proxy keeps each
+    painted cell one Python call)."""
 
     COL_ROUND, COL_ACTOR, COL_ACTION, COL_TARGET, COL_ROLL, COL_EFFECT, COL_DAMAGE, \
         COL_CHANGES, COL_TEXT = range(9)
@@ -528,33 +655,72 @@ class EncounterLogModel(QAbstractTableModel):
         self._encounter_id: str | None = None
         self._entries: list[EncounterLogEntry] = []
         self._lines: dict[str, str] = {}
+        self._cells: dict[str, tuple[str, ...]] = {}
+        self._words: list[str] = []
+        self._person: str | None = None
         document.encounter_changed.connect(self._encounter_changed)
 
     def set_encounter(self, encounter_id: str | None) -> None:
         self.beginResetModel()
         self._encounter_id = encounter_id
-        encounter = self._encounter()
-        self._entries = list(encounter.log) if encounter is not None else []
+        self._entries = self._wanted()
         self.endResetModel()
+
+    def set_text(self, text: str) -> None:
+        """Only entries containing every word of ``text`` (any case)."""
+        words = text.casefold().split()
+        if words != self._words:
+            self._words = words
+            self.set_encounter(self._encounter_id)
+
+    def set_person(self, name: str | None) -> None:
+        """Only entries where ``name`` acted or was a target (None: everyone)."""
+        if (name or None) != self._person:
+            self._person = name or None
+            self.set_encounter(self._encounter_id)
+
+    @property
+    def filtered(self) -> bool:
+        return bool(self._words) or self._person is not None
 
     def entry(self, row: int) -> EncounterLogEntry:
         return self._entries[row]
 
-    def entries(self) -> list[EncounterLogEntry]:
+    def visible_entries(self) -> list[EncounterLogEntry]:
+        """The entries shown, in order (what an export of the shown log writes)."""
         return list(self._entries)
 
     def line(self, row: int) -> str:
+        return self._line(self._entries[row])
+
+    def _line(self, entry: EncounterLogEntry) -> str:
         """The entry as one line of text (cached; entries never change once logged)."""
-        entry = self._entries[row]
         text = self._lines.get(entry.id)
         if text is None:
             text = format_log_entry(entry)
             self._lines[entry.id] = text
         return text
 
-    def sync(self) -> None:
+    def _accepts(self, entry: EncounterLogEntry) -> bool:
+        person = self._person
+        if person is not None and person != entry.actor and person != entry.target and \
+                person not in entry.target.split(", "):
+            return False
+        if self._words:
+            line = self._line(entry).casefold()
+            return all(word in line for word in self._words)
+        return True
+
+    def _wanted(self) -> list[EncounterLogEntry]:
         encounter = self._encounter()
-        new = list(encounter.log) if encounter is not None else []
+        if encounter is None:
+            return []
+        if not self.filtered:
+            return list(encounter.log)
+        return [entry for entry in encounter.log if self._accepts(entry)]
+
+    def sync(self) -> None:
+        new = self._wanted()
         common = 0
         limit = min(len(new), len(self._entries))
         while common < limit and new[common].id == self._entries[common].id:
@@ -592,13 +758,36 @@ class EncounterLogModel(QAbstractTableModel):
             return self.HEADERS[section]
         return None
 
+    def multiData(self, index: _Index, span: Any) -> None:
+        """A cell's roles in one call (see :meth:`TurnOrderModel.multiData`)."""
+        number = index.row()
+        valid = 0 <= number < len(self._entries) and index.isValid()
+        column = index.column()
+        for item in span:
+            role = item.role()
+            if valid and role == _DISPLAY:
+                item.setData(self._texts(self._entries[number])[column])
+            elif valid and role == _ALIGN and column in (self.COL_ROUND, self.COL_EFFECT):
+                item.setData(_RIGHT)
+            elif valid and role == _TOOLTIP:
+                item.setData(self.line(number))
+            else:
+                item.clearData()
+
+    def _texts(self, entry: EncounterLogEntry) -> tuple[str, ...]:
+        cells = self._cells.get(entry.id)
+        if cells is None:
+            cells = tuple(_log_cell(entry, c) for c in range(len(self.HEADERS)))
+            self._cells[entry.id] = cells
+        return cells
+
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._entries):
             return None
         entry = self._entries[index.row()]
         column = index.column()
         if role == _DISPLAY:
-            return _log_cell(entry, column)
+            return self._texts(entry)[column]
         if role == _TOOLTIP:
             return self.line(index.row())
         if role == ID_ROLE:
@@ -633,45 +822,14 @@ def _log_cell(entry: EncounterLogEntry, column: int) -> str:
     if column == EncounterLogModel.COL_CHANGES:
         return "; ".join(entry.state_changes)
     if column == EncounterLogModel.COL_TEXT:
-        return entry.text
+        # A cell shows about a line; eliding a long text on every paint is slow, so the cell
+        # holds the start and the tooltip (and the export) the whole entry.
+        return entry.text if len(entry.text) <= _CELL_TEXT else \
+            entry.text[: _CELL_TEXT - 1].rstrip() + "…"
     return ""
 
 
-class LogFilterModel(QSortFilterProxyModel):
-    """Filters the log by words anywhere in an entry and by who was involved."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._words: list[str] = []
-        self._person: str | None = None
-
-    def set_text(self, text: str) -> None:
-        self._words = text.casefold().split()
-        self.invalidateFilter()
-
-    def set_person(self, name: str | None) -> None:
-        """Only entries where ``name`` acted or was the target (None: everyone)."""
-        self._person = name or None
-        self.invalidateFilter()
-
-    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
-        model = self.sourceModel()
-        if not isinstance(model, EncounterLogModel):
-            return True
-        entry = model.entry(source_row)
-        if self._person is not None and self._person not in (entry.actor, entry.target) \
-                and self._person not in entry.target.split(", "):
-            return False
-        if self._words:
-            line = model.line(source_row).casefold()
-            return all(word in line for word in self._words)
-        return True
-
-    def visible_entries(self) -> list[EncounterLogEntry]:
-        model = self.sourceModel()
-        assert isinstance(model, EncounterLogModel)
-        return [model.entry(self.mapToSource(self.index(row, 0)).row())
-                for row in range(self.rowCount())]
+_CELL_TEXT = 140
 
 
 # ===================================================================== action catalog
@@ -881,7 +1039,7 @@ class AttackTargetsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.CheckStateRole and column == self.COL_TARGET:
             return Qt.CheckState.Checked if row.checked else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.DecorationRole and column == self.COL_TARGET:
-            return SIDE_COLORS[row.side]
+            return side_icon(row.side)
         if role == ID_ROLE:
             return row.combatant_id
         return None

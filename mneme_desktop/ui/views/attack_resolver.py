@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QTableView,
@@ -65,6 +66,10 @@ __all__ = ["AttackResolver", "format_percent"]
 
 def format_percent(chance: Fraction) -> str:
     """58.33% (7/12): the exact fraction beside a readable percentage."""
+    if chance == 0:
+        return "0% (cannot succeed)"
+    if chance == 1:
+        return "100% (cannot fail)"
     return f"{float(chance) * 100:.2f}% ({chance.numerator}/{chance.denominator})"
 
 
@@ -93,15 +98,32 @@ class AttackResolver(QWidget):
         self._typed: tuple[list[list[int]] | None, list[int] | None] = (None, None)
         self._outcome: AttackOutcome | None = None
         self._updating = False
+        self._dirty = False
+        self._attackers: list[tuple[str, str]] = []
+        self._weapons: list[str] = []
+        self._covers: list[tuple[str, object]] = []
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(0)
+        self._refresh_timer.timeout.connect(self._fresh)
         self._build()
         document.encounter_changed.connect(self._encounter_changed)
-        document.character_changed.connect(lambda _id: self._refresh_lists())
+        document.character_changed.connect(lambda _id: self._changed())
 
     # --- layout -------------------------------------------------------------------------
 
     def _build(self) -> None:
-        layout = QVBoxLayout(self)
+        # The choices scroll; the odds, the dice and Apply stay in view below them.
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        inputs = QWidget()
+        layout = QVBoxLayout(inputs)
         layout.setContentsMargins(4, 4, 4, 4)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(inputs)
+        outer.addWidget(scroll, 1)
 
         who = QGroupBox("Attack")
         form = QFormLayout(who)
@@ -131,9 +153,11 @@ class AttackResolver(QWidget):
         self.targets_view = QTableView(objectName="targets")
         self.targets_view.setModel(self.targets_model)
         self.targets_view.verticalHeader().hide()
+        self.targets_view.setWordWrap(False)
         self.targets_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.targets_view.horizontalHeader().setSectionResizeMode(
-            0, QHeaderView.ResizeMode.Stretch)
+        header = self.targets_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(AttackTargetsModel.COL_TARGET, QHeaderView.ResizeMode.Stretch)
         self.targets_view.setMinimumHeight(110)
         self.targets_view.setEditTriggers(QAbstractItemView.EditTrigger.AllEditTriggers)
         self.targets_view.setToolTip("Tick one or more targets. Attacks: each target's share "
@@ -259,6 +283,7 @@ class AttackResolver(QWidget):
         oform.addRow("Strikes back", row)
         layout.addWidget(options)
 
+        layout.addStretch(1)
         roll = QGroupBox("Roll")
         rlayout = QVBoxLayout(roll)
         self.odds_label = QLabel(objectName="odds")
@@ -269,30 +294,36 @@ class AttackResolver(QWidget):
         self.problem_label.setWordWrap(True)
         self.problem_label.setStyleSheet("color: palette(bright-text);")
         rlayout.addWidget(self.problem_label)
-        row = QHBoxLayout()
         self.roll_button = QPushButton("&Roll in the app", objectName="roll_attack")
         self.roll_button.setToolTip("Roll the attack and its damage here (Ctrl+Return)")
-        row.addWidget(self.roll_button)
-        rlayout.addLayout(row)
-        tform = QFormLayout()
         self.dice_edit = QLineEdit(objectName="attack_dice")
-        self.dice_edit.setPlaceholderText("e.g. 4 5 (3 dice with advantage)")
-        tform.addRow("Table dice", self.dice_edit)
-        self.damage_edit = QLineEdit(objectName="damage_rolls")
-        self.damage_edit.setPlaceholderText("optional: 7, 9; 5 (one group per target)")
-        tform.addRow("Damage rolls", self.damage_edit)
-        self.return_fire_edit = QLineEdit(objectName="return_fire_rolls")
-        self.return_fire_edit.setPlaceholderText("optional: cover's rolls first, then yours")
-        tform.addRow("Return fire", self.return_fire_edit)
-        rlayout.addLayout(tform)
-        self.use_dice_button = QPushButton("Use the &table's dice", objectName="use_dice")
-        self.use_dice_button.setToolTip("Resolve with the dice typed above (Enter in the dice "
+        self.dice_edit.setPlaceholderText("table dice: 4 5")
+        self.dice_edit.setToolTip("The dice a player rolled at the table (3 or more with "
+                                  "advantage or disadvantage); Enter resolves")
+        self.use_dice_button = QPushButton("Use &dice", objectName="use_dice")
+        self.use_dice_button.setToolTip("Resolve with the dice typed here (Enter in the dice "
                                         "field)")
-        rlayout.addWidget(self.use_dice_button)
+        row = QHBoxLayout()
+        row.addWidget(self.roll_button)
+        row.addWidget(self.dice_edit, 1)
+        row.addWidget(self.use_dice_button)
+        rlayout.addLayout(row)
+        self.damage_edit = QLineEdit(objectName="damage_rolls")
+        self.damage_edit.setPlaceholderText("damage rolls (optional): 7, 9; 5")
+        self.damage_edit.setToolTip("Damage roll totals from the table: one group per target, "
+                                    "separated by ';' (empty: rolled in the app)")
+        self.return_fire_edit = QLineEdit(objectName="return_fire_rolls")
+        self.return_fire_edit.setPlaceholderText("return fire (optional)")
+        self.return_fire_edit.setToolTip("Damage rolls against the attacker from the table: "
+                                         "the cover's rolls first (empty: rolled in the app)")
+        row = QHBoxLayout()
+        row.addWidget(self.damage_edit, 1)
+        row.addWidget(self.return_fire_edit, 1)
+        rlayout.addLayout(row)
         self.outcome_view = QTextBrowser(objectName="attack_outcome")
-        self.outcome_view.setMinimumHeight(120)
+        self.outcome_view.setFixedHeight(self.fontMetrics().height() * 7)
         self.outcome_view.setSizePolicy(QSizePolicy.Policy.Expanding,
-                                        QSizePolicy.Policy.Expanding)
+                                        QSizePolicy.Policy.Fixed)
         rlayout.addWidget(self.outcome_view)
         row = QHBoxLayout()
         self.apply_button = QPushButton("&Apply to all targets", objectName="apply_attack")
@@ -302,8 +333,7 @@ class AttackResolver(QWidget):
         row.addWidget(self.apply_button)
         row.addWidget(self.discard_button)
         rlayout.addLayout(row)
-        layout.addWidget(roll)
-        layout.addStretch(1)
+        outer.addWidget(roll)
 
         for combo in (self.mode_combo, self.characteristic_combo, self.cover_combo,
                       self.concealment_combo, self.location_combo, self.plan_combo,
@@ -317,6 +347,7 @@ class AttackResolver(QWidget):
             check.toggled.connect(self._inputs_changed)
         self.attacker_combo.currentIndexChanged.connect(self._attacker_changed)
         self.weapon_combo.currentIndexChanged.connect(self._weapon_changed)
+
         self.return_fire_combo.currentIndexChanged.connect(self._inputs_changed)
         self.targets_model.dataChanged.connect(self._targets_changed)
         self.roll_button.clicked.connect(self.roll)
@@ -341,15 +372,18 @@ class AttackResolver(QWidget):
 
     def set_encounter(self, encounter_id: str | None) -> None:
         self._encounter_id = encounter_id
+        self._attackers, self._weapons, self._covers = [], [], []
         self.discard()
         self._refresh_lists()
 
     def set_attacker(self, combatant_id: str | None) -> None:
+        self._fresh()
         index = self.attacker_combo.findData(combatant_id)
         if index >= 0:
             self.attacker_combo.setCurrentIndex(index)
 
     def set_targets(self, combatant_ids: list[str]) -> None:
+        self._fresh()
         self.targets_model.set_checked_ids(combatant_ids)
         self._split_rate()
 
@@ -358,6 +392,7 @@ class AttackResolver(QWidget):
 
     def roll(self) -> AttackOutcome | None:
         """Roll the attack in the app (every die is logged on Apply)."""
+        self._fresh()
         spec = self._spec
         if spec is None:
             self.message.emit(self.problem_label.text() or "The attack is not complete")
@@ -368,6 +403,7 @@ class AttackResolver(QWidget):
 
     def use_table_dice(self) -> AttackOutcome | None:
         """Resolve with the dice typed from the table (and any typed damage rolls)."""
+        self._fresh()
         spec = self._spec
         if spec is None:
             self.message.emit(self.problem_label.text() or "The attack is not complete")
@@ -423,78 +459,112 @@ class AttackResolver(QWidget):
 
     def _encounter_changed(self, encounter_id: str) -> None:
         if encounter_id == self._encounter_id:
+            self._changed()
+
+    def _changed(self) -> None:
+        """The fight changed: catch up once the step's signals are all in (if on screen),
+        or when next shown or used."""
+        self._dirty = True
+        if self.isVisible():
+            self._refresh_timer.start()
+
+    def _fresh(self) -> None:
+        self._refresh_timer.stop()
+        if self._dirty:
             self._refresh_lists()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        self._fresh()
+        super().showEvent(event)
+
     def _refresh_lists(self) -> None:
-        """Refill the combatant lists after the encounter changed, keeping the choices."""
+        """Refill what the fight's changes touched, keeping the referee's choices."""
+        self._dirty = False
         encounter = self._encounter()
-        self._updating = True
-        try:
-            chosen = self.attacker_combo.currentData()
-            self.attacker_combo.clear()
-            if encounter is not None:
-                campaign = self._document.campaign
-                for combatant in encounter.initiative_order():
-                    sheet = campaign.combatant_character(combatant)
-                    self.attacker_combo.addItem(sheet.name, combatant.id)
-            index = self.attacker_combo.findData(chosen)
-            self.attacker_combo.setCurrentIndex(max(0, index))
-        finally:
-            self._updating = False
-        self._attacker_changed()
+        attackers: list[tuple[str, str]] = []
+        if encounter is not None:
+            campaign = self._document.campaign
+            attackers = [(campaign.combatant_character(c).name, c.id)
+                         for c in encounter.initiative_order()]
+        if attackers != self._attackers:
+            self._attackers = attackers
+            self._updating = True
+            try:
+                chosen = self.attacker_combo.currentData()
+                self.attacker_combo.clear()
+                for name, combatant_id in attackers:
+                    self.attacker_combo.addItem(name, combatant_id)
+                self.attacker_combo.setCurrentIndex(
+                    max(0, self.attacker_combo.findData(chosen)))
+            finally:
+                self._updating = False
+        if self._sync_attacker():
+            self._weapon_changed()
+        else:
+            self._inputs_changed()
 
     def _attacker_changed(self) -> None:
         if self._updating:
             return
+        self._sync_attacker()
+        self._weapon_changed()
+
+    def _sync_attacker(self) -> bool:
+        """Weapons, cover and possible targets of the chosen attacker; True when the
+        weapons on offer changed."""
         encounter = self._encounter()
         attacker_id = self.attacker_combo.currentData()
+        campaign = self._document.campaign
+        attacker = encounter.find_combatant(attacker_id) if (
+            encounter is not None and attacker_id is not None) else None
+        weapons: list[str] = []
+        covers: list[tuple[str, object]] = []
+        candidates = []
+        if encounter is not None and attacker is not None:
+            sheet = campaign.combatant_character(attacker)
+            weapons = [f"{w.name} {w.damage}, rate {w.rate_of_attack}" for w in sheet.weapons]
+            covers = [("No cover", ("level", CoverLevel.NONE))]
+            covers += [(f"{level.label.capitalize()} cover ({int(level)})", ("level", level))
+                       for level in (CoverLevel.PARTIAL, CoverLevel.MOSTLY, CoverLevel.FULL)]
+            for number, item in enumerate(sheet.cover_items):
+                left = f", {item.remaining_hp} HP left" if item.hp else ""
+                covers.append((f"{item.name} (protection {item.protection}{left})",
+                               ("item", number)))
+            for combatant in encounter.initiative_order():
+                if combatant.id == attacker.id:
+                    continue
+                target = campaign.combatant_character(combatant)
+                armor, scale = armor_of(target)
+                candidates.append((combatant.id, target.name, combatant.side,
+                                   f"{scale.prefix}AR {armor}" if armor else "none"))
         self._updating = True
         try:
-            chosen_weapon = self.weapon_combo.currentIndex()
-            previous_weapons = [self.weapon_combo.itemText(i)
-                                for i in range(self.weapon_combo.count())]
-            self.weapon_combo.clear()
-            self.defence_cover_combo.clear()
-            candidates = []
-            if encounter is not None and attacker_id is not None:
-                campaign = self._document.campaign
-                attacker = encounter.find_combatant(attacker_id)
-                sheet = campaign.combatant_character(attacker) if attacker else None
-                if sheet is not None and attacker is not None:
-                    for weapon in sheet.weapons:
-                        self.weapon_combo.addItem(
-                            f"{weapon.name} {weapon.damage}, rate {weapon.rate_of_attack}")
-                    self.defence_cover_combo.addItem("No cover", ("level", CoverLevel.NONE))
-                    for level in (CoverLevel.PARTIAL, CoverLevel.MOSTLY, CoverLevel.FULL):
-                        self.defence_cover_combo.addItem(
-                            f"{level.label.capitalize()} cover ({int(level)})", ("level", level))
-                    for number, item in enumerate(sheet.cover_items):
-                        left = f", {item.remaining_hp} HP left" if item.hp else ""
-                        self.defence_cover_combo.addItem(
-                            f"{item.name} (protection {item.protection}{left})",
-                            ("item", number))
-                    own_cover = self.defence_cover_combo.findData(("level", attacker.cover))
-                    items = [i for i in range(self.defence_cover_combo.count())
-                             if self.defence_cover_combo.itemData(i)[0] == "item"]
-                    self.defence_cover_combo.setCurrentIndex(
-                        items[0] if items and attacker.cover is CoverLevel.NONE
-                        else max(0, own_cover))
-                for combatant in encounter.initiative_order():
-                    if combatant.id == attacker_id:
-                        continue
-                    target = campaign.combatant_character(combatant)
-                    armor, scale = armor_of(target)
-                    prefix = f"{scale.prefix}" if scale.prefix else ""
-                    candidates.append((combatant.id, target.name, combatant.side,
-                                       f"{prefix}AR {armor}" if armor else "none"))
-            same_weapons = previous_weapons == [self.weapon_combo.itemText(i)
-                                                for i in range(self.weapon_combo.count())]
-            if same_weapons and 0 <= chosen_weapon < self.weapon_combo.count():
-                self.weapon_combo.setCurrentIndex(chosen_weapon)
+            weapons_changed = weapons != self._weapons
+            if weapons_changed:
+                self._weapons = weapons
+                self.weapon_combo.clear()
+                self.weapon_combo.addItems(weapons)
+            if covers != self._covers:
+                same_attacker = [c[1] for c in covers] == [c[1] for c in self._covers]
+                chosen = self.defence_cover_combo.currentData()
+                self._covers = covers
+                self.defence_cover_combo.clear()
+                for text, data in covers:
+                    self.defence_cover_combo.addItem(text, data)
+                if same_attacker and chosen is not None:
+                    index = self.defence_cover_combo.findData(chosen)
+                elif attacker is not None and attacker.cover is CoverLevel.NONE and any(
+                        data[0] == "item" for _, data in covers):  # type: ignore[index]
+                    index = next(i for i, (_, data) in enumerate(covers)
+                                 if data[0] == "item")  # type: ignore[index]
+                else:
+                    cover = attacker.cover if attacker is not None else CoverLevel.NONE
+                    index = self.defence_cover_combo.findData(("level", cover))
+                self.defence_cover_combo.setCurrentIndex(max(0, index))
             self.targets_model.set_candidates(candidates)
         finally:
             self._updating = False
-        self._weapon_changed()
+        return weapons_changed
 
     def _weapon_changed(self) -> None:
         if self._updating:
@@ -584,7 +654,7 @@ class AttackResolver(QWidget):
             attacker_id=attacker_id,
             weapon_index=self.weapon_combo.currentIndex(),
             targets=tuple(self.targets_model.checked()),
-            characteristic=self.characteristic_combo.currentData(),
+            characteristic=Characteristic(self.characteristic_combo.currentData()),
             base_difficulty=self.base_spin.value(),
             cover=self.cover_combo.currentData(),
             concealment=self.concealment_combo.currentData(),

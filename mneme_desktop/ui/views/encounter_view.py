@@ -14,8 +14,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPersistentModelIndex, QRectF, Qt
-from PySide6.QtGui import QAction, QFont, QKeySequence, QPainter, QPalette
+from PySide6.QtCore import (
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QAction, QFont, QKeySequence, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -29,6 +37,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QProgressBar,
@@ -68,7 +77,6 @@ from mneme_desktop.ui.models.encounter_models import (
     SIDE_COLORS,
     ActionCatalogModel,
     EncounterLogModel,
-    LogFilterModel,
     TurnOrderModel,
 )
 from mneme_desktop.ui.models.roles import ID_ROLE, VALUE_ROLE
@@ -102,12 +110,40 @@ class _TurnOrderDelegate(QStyledItemDelegate):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._colors: tuple[int, TrackColors] | None = None
+        self._bars: dict[tuple[object, ...], QPixmap] = {}
+        self._font: tuple[QFont, str] | None = None
+
+    def _font_key(self, font: QFont) -> str:
+        # QFont.key() is slow enough to matter on every cell; fonts rarely change.
+        if self._font is None or self._font[0] != font:
+            self._font = (QFont(font), font.key())
+        return self._font[1]
 
     def _track_colors(self, palette: QPalette) -> TrackColors:
         key = palette.cacheKey()
         if self._colors is None or self._colors[0] != key:
             self._colors = (key, TrackColors.from_palette(palette))
         return self._colors[1]
+
+    def _bar(self, track: DamageTrack, size: QSize, option: QStyleOptionViewItem,
+             ratio: float) -> QPixmap:
+        """The compact HP bar drawn once per track, size and palette: rows that share a
+        track (twenty unhurt raiders) share one image, and repainting costs a blit."""
+        key = (track.damage, track.hp, track.thresholds, size.width(), size.height(), ratio,
+               option.palette.cacheKey(), self._font_key(option.font))
+        pixmap = self._bars.get(key)
+        if pixmap is None:
+            if len(self._bars) > 256:
+                self._bars.clear()
+            pixmap = QPixmap(size * ratio)
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            bar_painter = QPainter(pixmap)
+            paint_hp_bar(bar_painter, QRectF(0, 0, size.width(), size.height()), track,
+                         self._track_colors(option.palette), option.font, labels=False)
+            bar_painter.end()
+            self._bars[key] = pixmap
+        return pixmap
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         column = index.column()
@@ -124,19 +160,26 @@ class _TurnOrderDelegate(QStyledItemDelegate):
         rect = QRectF(option.rect).adjusted(4, 0, -4, 0)
         height = min(rect.height() - 8, option.fontMetrics.height() * 0.9)
         if column == TurnOrderModel.COL_ACTIONS:
+            palette = QPalette(option.palette)
+            if option.state & QStyle.StateFlag.State_Selected:
+                on_selection = palette.color(QPalette.ColorRole.HighlightedText)
+                palette.setColor(QPalette.ColorRole.Highlight, on_selection)
+                palette.setColor(QPalette.ColorRole.Text, on_selection)
             spent = index.data(VALUE_ROLE)
-            paint_action_pips(painter, rect, int(spent or 0), option.palette)
+            paint_action_pips(painter, rect, int(spent or 0), palette)
             return
         track = index.data(VALUE_ROLE)
         if not isinstance(track, DamageTrack):
             return
         text_width = option.fontMetrics.horizontalAdvance("000/00") + 6
         bar = QRectF(rect.left(), rect.center().y() - height / 2,
-                     max(10.0, rect.width() - text_width), height)
-        paint_hp_bar(painter, bar, track, self._track_colors(option.palette), option.font,
-                     labels=False)
+                     max(10.0, rect.width() - text_width), height).toAlignedRect()
+        painter.drawPixmap(bar.topLeft(), self._bar(track, bar.size(), option,
+                                                    painter.device().devicePixelRatioF()))
         painter.save()
-        painter.setPen(option.palette.color(QPalette.ColorRole.Text))
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        painter.setPen(option.palette.color(QPalette.ColorRole.HighlightedText if selected
+                                            else QPalette.ColorRole.Text))
         painter.drawText(QRectF(bar.right() + 4, rect.top(), text_width - 4, rect.height()),
                          int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
         painter.restore()
@@ -323,6 +366,9 @@ class CombatantPanel(QWidget):
         super().__init__(view)
         self._view = view
         self._combatant_id: str | None = None
+        self._others: list[tuple[str, str]] = []
+        self._others_own: str | None = None
+        self._track_key: tuple[object, ...] | None = None
         self._build()
 
     # --- layout ------------------------------------------------------------------------
@@ -430,6 +476,38 @@ class CombatantPanel(QWidget):
         pform.addRow(row)
         layout.addWidget(position)
 
+        conditions = QGroupBox("Conditions")
+        cform = QVBoxLayout(conditions)
+        self.conditions_list = QListWidget(objectName="conditions")
+        self.conditions_list.setMaximumHeight(96)
+        cform.addWidget(self.conditions_list)
+        row = QHBoxLayout()
+        self.condition_combo = QComboBox(objectName="condition_kind")
+        for kind in _CONDITION_CHOICES:
+            self.condition_combo.addItem(kind.label, kind)
+        self.condition_detail = QLineEdit(objectName="condition_detail")
+        self.condition_detail.setPlaceholderText("detail (left arm)")
+        self.add_condition_button = QPushButton("Add", objectName="add_condition")
+        self.remove_condition_button = QPushButton("Remove", objectName="remove_condition")
+        row.addWidget(self.condition_combo)
+        row.addWidget(self.condition_detail, 1)
+        row.addWidget(self.add_condition_button)
+        row.addWidget(self.remove_condition_button)
+        cform.addLayout(row)
+        row = QHBoxLayout()
+        self.survival_dice_edit = QLineEdit(objectName="survival_dice")
+        self.survival_dice_edit.setPlaceholderText("table dice (empty: roll)")
+        self.dying_button = QPushButton("Dying roll", objectName="dying_roll")
+        self.dying_button.setToolTip("END roll against 4 with wound penalties; failure is death")
+        self.massive_button = QPushButton("Massive damage", objectName="massive_roll")
+        self.massive_button.setToolTip("END roll against 8 with wound penalties: survive "
+                                       "crippled, or die")
+        row.addWidget(self.survival_dice_edit, 1)
+        row.addWidget(self.dying_button)
+        row.addWidget(self.massive_button)
+        cform.addLayout(row)
+        layout.addWidget(conditions)
+
         task = QGroupBox("Extended action")
         tform = QFormLayout(task)
         self.task_label = QLabel(objectName="task_label")
@@ -486,38 +564,6 @@ class CombatantPanel(QWidget):
         work.addRow(row)
         tform.addRow(self.task_work)
         layout.addWidget(task)
-
-        conditions = QGroupBox("Conditions")
-        cform = QVBoxLayout(conditions)
-        self.conditions_list = QListWidget(objectName="conditions")
-        self.conditions_list.setMaximumHeight(96)
-        cform.addWidget(self.conditions_list)
-        row = QHBoxLayout()
-        self.condition_combo = QComboBox(objectName="condition_kind")
-        for kind in _CONDITION_CHOICES:
-            self.condition_combo.addItem(kind.label, kind)
-        self.condition_detail = QLineEdit(objectName="condition_detail")
-        self.condition_detail.setPlaceholderText("detail (left arm)")
-        self.add_condition_button = QPushButton("Add", objectName="add_condition")
-        self.remove_condition_button = QPushButton("Remove", objectName="remove_condition")
-        row.addWidget(self.condition_combo)
-        row.addWidget(self.condition_detail, 1)
-        row.addWidget(self.add_condition_button)
-        row.addWidget(self.remove_condition_button)
-        cform.addLayout(row)
-        row = QHBoxLayout()
-        self.survival_dice_edit = QLineEdit(objectName="survival_dice")
-        self.survival_dice_edit.setPlaceholderText("table dice (empty: roll)")
-        self.dying_button = QPushButton("Dying roll", objectName="dying_roll")
-        self.dying_button.setToolTip("END roll against 4 with wound penalties; failure is death")
-        self.massive_button = QPushButton("Massive damage", objectName="massive_roll")
-        self.massive_button.setToolTip("END roll against 8 with wound penalties: survive "
-                                       "crippled, or die")
-        row.addWidget(self.survival_dice_edit, 1)
-        row.addWidget(self.dying_button)
-        row.addWidget(self.massive_button)
-        cform.addLayout(row)
-        layout.addWidget(conditions)
         layout.addStretch(1)
 
         self.side_combo.activated.connect(self._side_chosen)
@@ -579,13 +625,15 @@ class CombatantPanel(QWidget):
             self.name_label.setText(f"{sheet.name}{turn}")
             self.side_combo.setCurrentIndex(self.side_combo.findData(combatant.side))
             self.out_check.setChecked(combatant.out_of_fight)
-            self.hp_bar.set_track(damage_track(
-                sheet.damage, sheet.hit_points,
-                sheet.wound_thresholds(campaign.rules_options.threshold_basis)))
+            track_key = (sheet.damage, status.hp, status.thresholds)
+            if track_key != self._track_key:
+                self._track_key = track_key
+                self.hp_bar.set_track(damage_track(sheet.damage, status.hp,
+                                                   status.thresholds))
             self.pips.set_spent(combatant.actions_spent)
             left = 3 - combatant.actions_spent
             self.pips_label.setText(f"{left} minor action{'s' if left != 1 else ''} left")
-            self._fill_others(encounter, campaign, combatant.id)
+            self._fill_others(encounter, campaign, combatant)
             self.aim_label.setText(self._aim_text(encounter, campaign, combatant))
             self.stance_combo.setCurrentIndex(self.stance_combo.findData(combatant.stance))
             self.cover_combo.setCurrentIndex(self.cover_combo.findData(combatant.cover))
@@ -600,24 +648,42 @@ class CombatantPanel(QWidget):
             for widget in widgets:
                 widget.blockSignals(False)
 
-    def _fill_others(self, encounter: Encounter, campaign: Campaign, own_id: str) -> None:
-        others = [(campaign.combatant_character(c).name, c.id)
-                  for c in encounter.initiative_order() if c.id != own_id]
-        for combo, blank in ((self.aim_target_combo, None), (self.patient_combo, "Themselves")):
-            chosen = combo.currentData()
-            items = ([(blank, own_id)] if blank else []) + others
-            existing = [(combo.itemText(i), combo.itemData(i)) for i in range(combo.count())]
-            if existing != items:
+    def _fill_others(self, encounter: Encounter, campaign: Campaign, own: Any) -> None:
+        """Aim targets and patients. Both lists hold everyone in the fight and are refilled
+        only when the people change; for each combatant their own row is hidden from the
+        aim list and marked "(themselves)" as a patient, so a new turn refills nothing."""
+        people = [(c.instance.name if c.instance is not None else
+                   campaign.combatant_character(c).name, c.id)
+                  for c in encounter.combatants if not c.out_of_fight]
+        aim, patient = self.aim_target_combo, self.patient_combo
+        if people != self._others:
+            self._others = people
+            for combo in (aim, patient):
+                chosen = combo.currentData()
                 combo.clear()
-                for text, data in items:
+                for text, data in people:
                     combo.addItem(text, data)
-            index = combo.findData(chosen)
-            combo.setCurrentIndex(max(0, index))
-        aim_target = encounter.find_combatant(own_id)
-        if aim_target is not None and aim_target.aim_target_id:
-            index = self.aim_target_combo.findData(aim_target.aim_target_id)
-            if index >= 0:
-                self.aim_target_combo.setCurrentIndex(index)
+                combo.setCurrentIndex(max(0, combo.findData(chosen)))
+            self._others_own = None
+        if own.id != self._others_own:
+            names = dict((combatant_id, name) for name, combatant_id in people)
+            aim_list = aim.view()
+            assert isinstance(aim_list, QListView)
+            for combatant_id, is_own in ((self._others_own, False), (own.id, True)):
+                row = aim.findData(combatant_id) if combatant_id is not None else -1
+                if row < 0:
+                    continue
+                aim_list.setRowHidden(row, is_own)
+                name = names.get(str(combatant_id), "")
+                patient.setItemText(row, f"{name} (themselves)" if is_own else name)
+            self._others_own = own.id
+        if own.aim_target_id:
+            index = aim.findData(own.aim_target_id)
+        elif aim.currentData() == own.id:
+            index = next((i for i in range(aim.count()) if aim.itemData(i) != own.id), -1)
+        else:
+            index = aim.currentIndex()
+        aim.setCurrentIndex(index)
 
     @staticmethod
     def _aim_text(encounter: Encounter, campaign: Campaign, combatant: Any) -> str:
@@ -751,7 +817,7 @@ class CombatantPanel(QWidget):
         return self._run(lambda c, e: fight.move_patch(c, e, combatant_id, mode))
 
     def _side_chosen(self) -> None:
-        side = self.side_combo.currentData()
+        side = Side(self.side_combo.currentData())
         combatant_id = self._id()
         self._run(lambda c, e: fight.set_side_patch(c, e, combatant_id, side))
 
@@ -816,7 +882,7 @@ class CombatantPanel(QWidget):
 
     def add_condition(self) -> bool:
         combatant_id = self._id()
-        kind = self.condition_combo.currentData()
+        kind = ConditionKind(self.condition_combo.currentData())
         detail = self.condition_detail.text()
         done = self._run(lambda c, e: fight.add_condition_patch(c, e, combatant_id, kind,
                                                                 detail))
@@ -871,11 +937,13 @@ class EncounterView(QWidget):
         self.characters_dialog: AddCharactersDialog | None = None
         self.turn_model = TurnOrderModel(document, self)
         self.log_model = EncounterLogModel(document, self)
-        self.log_filter = LogFilterModel(self)
-        self.log_filter.setSourceModel(self.log_model)
         self._build()
         document.encounter_changed.connect(self._encounter_changed)
-        document.character_changed.connect(lambda _id: self.panel.refresh())
+        self._panel_refresh = QTimer(self)
+        self._panel_refresh.setSingleShot(True)
+        self._panel_refresh.setInterval(0)
+        self._panel_refresh.timeout.connect(lambda: self.panel.refresh())
+        document.character_changed.connect(lambda _id: self._panel_refresh.start())
         document.structure_changed.connect(self._structure_changed)
         self.turn_model.refused.connect(self.show_message)
         self.set_encounter(None)
@@ -991,7 +1059,9 @@ class EncounterView(QWidget):
         left = QSplitter(Qt.Orientation.Vertical)
         self.turn_view = QTableView(objectName="turn_order")
         self.turn_view.setModel(self.turn_model)
-        self.turn_view.setItemDelegate(_TurnOrderDelegate(self.turn_view))
+        painter_delegate = _TurnOrderDelegate(self.turn_view)
+        for column in (TurnOrderModel.COL_ACTIONS, TurnOrderModel.COL_HP):
+            self.turn_view.setItemDelegateForColumn(column, painter_delegate)
         self.turn_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.turn_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.turn_view.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
@@ -1003,11 +1073,11 @@ class EncounterView(QWidget):
         self.turn_view.setAlternatingRowColors(True)
         header_view = self.turn_view.horizontalHeader()
         header_view.setStretchLastSection(True)
-        widths = {TurnOrderModel.COL_TURN: 3.2, TurnOrderModel.COL_INIT: 6,
-                  TurnOrderModel.COL_NAME: 11, TurnOrderModel.COL_ACTIONS: 5.5,
-                  TurnOrderModel.COL_HP: 12, TurnOrderModel.COL_STATE: 11,
-                  TurnOrderModel.COL_CONDITIONS: 15, TurnOrderModel.COL_AIM: 7,
-                  TurnOrderModel.COL_STANCE: 9}
+        widths = {TurnOrderModel.COL_TURN: 2.6, TurnOrderModel.COL_INIT: 5.2,
+                  TurnOrderModel.COL_NAME: 10, TurnOrderModel.COL_ACTIONS: 4.6,
+                  TurnOrderModel.COL_HP: 11.5, TurnOrderModel.COL_STATE: 8.5,
+                  TurnOrderModel.COL_CONDITIONS: 11, TurnOrderModel.COL_AIM: 6.5,
+                  TurnOrderModel.COL_STANCE: 7}
         em = self.fontMetrics().horizontalAdvance("m")
         for column, width in widths.items():
             header_view.resizeSection(column, int(width * em))
@@ -1033,7 +1103,7 @@ class EncounterView(QWidget):
         row.addWidget(self.export_button)
         log_layout.addLayout(row)
         self.log_view = QTableView(objectName="encounter_log")
-        self.log_view.setModel(self.log_filter)
+        self.log_view.setModel(self.log_model)
         self.log_view.verticalHeader().hide()
         self.log_view.setWordWrap(False)
         self.log_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -1053,17 +1123,17 @@ class EncounterView(QWidget):
         self.tabs = QTabWidget(objectName="encounter_tabs")
         self.panel = CombatantPanel(self)
         self.resolver = AttackResolver(self.document, self.rng, self)
-        for widget, title in ((self.panel, "Combatant"), (self.resolver, "Attack")):
-            scroll = QScrollArea()
-            scroll.setWidgetResizable(True)
-            scroll.setWidget(widget)
-            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-            self.tabs.addTab(scroll, title)
-        self.tabs.setMinimumWidth(int(34 * em))
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.panel)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tabs.addTab(scroll, "Combatant")
+        self.tabs.addTab(self.resolver, "Attack")
+        self.tabs.setMinimumWidth(int(30 * em))
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([820, 460])
+        splitter.setSizes([860, 420])
         self.splitter = splitter
         layout.addWidget(splitter, 1)
 
@@ -1076,9 +1146,9 @@ class EncounterView(QWidget):
         layout.addWidget(self.placeholder, 1)
 
         self.turn_view.selectionModel().currentRowChanged.connect(self._row_changed)
-        self.log_filter_edit.textChanged.connect(self.log_filter.set_text)
+        self.log_filter_edit.textChanged.connect(self.log_model.set_text)
         self.log_person_combo.currentIndexChanged.connect(
-            lambda: self.log_filter.set_person(self.log_person_combo.currentData()))
+            lambda: self.log_model.set_person(self.log_person_combo.currentData()))
         self.export_button.clicked.connect(self._export_clicked)
         self.log_model.rowsInserted.connect(lambda *_: self.log_view.scrollToBottom())
         self.resolver.message.connect(self.show_message)
@@ -1148,12 +1218,15 @@ class EncounterView(QWidget):
                 self.turn_label.setText(f"Turn: <b>{name}</b> ({place} of "
                                         f"{len(encounter.initiative_order())})")
         current_id = current.id if current is not None else None
+        self._panel_refresh.stop()
+        shown = self.panel.combatant_id
         if current_id != self._last_current:
             self._last_current = current_id
             if current_id is not None:
                 self.select_combatant(current_id)
-        if self.panel.combatant_id is not None and \
-                encounter.find_combatant(self.panel.combatant_id) is None:
+        if self.panel.combatant_id != shown:
+            pass  # the selection moved and the panel was filled for it just now
+        elif shown is not None and encounter.find_combatant(shown) is None:
             self.panel.set_combatant(self.selected_combatant_id())
         else:
             self.panel.refresh()
@@ -1315,7 +1388,7 @@ class EncounterView(QWidget):
             if side is None:
                 self.roll_initiative(skill, dialog.only_missing_check.isChecked())
             else:
-                self.ambush(side, skill)
+                self.ambush(Side(side), skill)
 
         dialog.accepted.connect(accepted)
         dialog.open()
@@ -1360,7 +1433,7 @@ class EncounterView(QWidget):
         self.adversaries_dialog = dialog
         dialog.accepted.connect(lambda: self.add_adversaries(
             str(dialog.template_combo.currentData()), dialog.count_spin.value(),
-            dialog.side_combo.currentData()))
+            Side(dialog.side_combo.currentData())))
         dialog.open()
         return dialog
 
@@ -1372,7 +1445,7 @@ class EncounterView(QWidget):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.characters_dialog = dialog
         dialog.accepted.connect(lambda: self.add_characters(
-            dialog.chosen_ids(), dialog.side_combo.currentData()))
+            dialog.chosen_ids(), Side(dialog.side_combo.currentData())))
         dialog.open()
         return dialog
 
@@ -1383,7 +1456,7 @@ class EncounterView(QWidget):
         encounter = self.encounter()
         if encounter is None:
             return ""
-        return fight.log_as_text(encounter, self.log_filter.visible_entries())
+        return fight.log_as_text(encounter, self.log_model.visible_entries())
 
     def export_log(self, path: Path) -> bool:
         """Write the shown log to ``path`` atomically (never a half-written file)."""

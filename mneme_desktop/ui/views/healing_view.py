@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from enum import StrEnum
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -120,6 +121,10 @@ _EVENT_RULES = {
 }
 
 
+_EVENT_TITLES = {"first_aid": "First aid", "surgery": "Surgery",
+                 "intensive_care": "Intensive care"}
+
+
 def default_plans() -> tuple[HealingPlan, HealingPlan]:
     """The comparison a referee asks first: full rest alone against light activity with
     care (the book's "double the rate with care")."""
@@ -138,10 +143,10 @@ _PRESETS: tuple[tuple[str, Activity, bool], ...] = (
 )
 
 
-def _table(model: object, parent: QWidget, name: str) -> QTableView:
+def _table(model: QAbstractItemModel, parent: QWidget, name: str) -> QTableView:
     table = QTableView(parent)
     table.setObjectName(name)
-    table.setModel(model)  # type: ignore[arg-type]
+    table.setModel(model)
     table.verticalHeader().setVisible(False)
     table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -258,7 +263,7 @@ class PlanEditor(QGroupBox):
         self.model.remove_segment(row if row >= 0 else self.model.rowCount() - 1)
 
 
-class MedicalEvent:
+class MedicalEvent(StrEnum):
     """The kinds of medical event the Medical care tab records."""
 
     FIRST_AID = "first_aid"
@@ -844,7 +849,7 @@ class HealingView(QWidget):
 
     # ================================================================ medical events
 
-    def event_kind(self) -> str:
+    def event_kind(self) -> MedicalEvent:
         if self.surgery_radio.isChecked():
             return MedicalEvent.SURGERY
         if self.intensive_radio.isChecked():
@@ -1016,7 +1021,7 @@ class HealingView(QWidget):
             elif isinstance(change, CharacterChange | Notice):
                 lines.append(change.description)
         self.result_label.setText(f"<b>{patient.name}</b><br>" + "<br>".join(lines))
-        self._report(patient.name, changes)
+        self._report(_EVENT_TITLES[kind], changes)
 
     # ================================================================ infirmary
 
@@ -1075,7 +1080,7 @@ class HealingView(QWidget):
         infirmary = self.infirmary.model_copy(deep=True)
         level = self.add_medic_level_spin.value()
         number = len(infirmary.medics) + 1
-        infirmary.medics.append(Medic(name=f"Medic {number}", level=level))
+        infirmary.medics.append(Medic(name=f"Staff medic {number}", level=level))
         self._store_infirmary(infirmary, "Add medic")
 
     def _add_medic_character(self) -> None:
