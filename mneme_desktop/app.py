@@ -23,6 +23,7 @@ from mneme_desktop.paths import AppPaths
 from mneme_desktop.settings import Settings, load_settings, save_settings
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
 log = logging.getLogger("mneme_desktop")
@@ -134,6 +135,7 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
     app.setApplicationVersion(__version__)
     app.setOrganizationName("Mneme")
     app.setDesktopFileName("mneme-desktop")
+    app.setWindowIcon(app_icon())
 
     context = AppContext.create(paths, smoke_test=headless)
     from mneme_desktop.ui.main_window import MainWindow
@@ -153,6 +155,21 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
         window.discard_and_close()
         return 0 if ok else 1
     return app.exec()
+
+
+def app_icon() -> QIcon:
+    """The app icon from the bundled PNGs, every size, so each platform picks the best."""
+    import importlib.resources
+
+    from PySide6.QtGui import QIcon
+
+    icon = QIcon()
+    folder = importlib.resources.files("mneme_desktop.resources") / "icons"
+    for size in (16, 22, 24, 32, 48, 64, 128, 256, 512):
+        resource = folder / f"mneme-desktop-{size}.png"
+        if resource.is_file():
+            icon.addFile(str(resource))
+    return icon
 
 
 def install_exception_hook(context: AppContext, app: QApplication, window: object) -> None:
