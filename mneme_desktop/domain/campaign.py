@@ -12,6 +12,7 @@ from mneme_desktop.domain.adversary import AdversaryTemplate
 from mneme_desktop.domain.character import Character, new_id
 from mneme_desktop.domain.encounter import Combatant, Encounter
 from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.domain.infirmary import Infirmary
 from mneme_desktop.rules.wounds import ThresholdBasis
 
 __all__ = [
@@ -100,6 +101,7 @@ class Campaign(BaseModel):
     encounters: list[Encounter] = Field(default_factory=list)
     journal: list[JournalEntry] = Field(default_factory=list)
     notes: str = ""
+    infirmary: Infirmary = Field(default_factory=Infirmary)
 
     @model_validator(mode="after")
     def _parts_fit_together(self) -> Campaign:

@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from mneme_desktop.domain.adversary import AdversaryTemplate
 from mneme_desktop.domain.campaign import Campaign
 from mneme_desktop.domain.character import (
+    MAX_AMOUNT,
     Character,
     Characteristic,
     Condition,
@@ -974,6 +975,12 @@ def initiative_patch(
 ) -> EncounterPatch:
     """Set one combatant's initiative by hand (from physical dice or a known value)."""
     combatant = _combatant(encounter, combatant_id)
+    if not -MAX_AMOUNT <= value <= MAX_AMOUNT:
+        # Refused here: a value the model would reject must never reach the undo stack.
+        raise ValueError(
+            f"{value} is not a usable initiative: it must lie between {-MAX_AMOUNT:,} "
+            f"and {MAX_AMOUNT:,}"
+        )
     builder = PatchBuilder(campaign, encounter)
     _keep_turn(builder, encounter, {combatant.id: value})
     builder.set(combatant, "initiative", value)

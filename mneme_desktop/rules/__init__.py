@@ -15,7 +15,7 @@ from mneme_desktop.rules.healing import *  # noqa: F403
 from mneme_desktop.rules.track import *  # noqa: F403
 from mneme_desktop.rules.wounds import *  # noqa: F403
 
-__all__ = [  # noqa: PLE0604
+__all__ = [
     *dice.__all__,
     *checks.__all__,
     *actions.__all__,

@@ -30,6 +30,10 @@ class CampaignDocument(QObject):
     """The campaign clock moved."""
     rules_changed = Signal()
     """A campaign rules option (e.g. the wound-threshold basis) changed."""
+    journal_changed = Signal()
+    """An entry was added to or removed from the campaign journal."""
+    infirmary_changed = Signal()
+    """Medics or the supervisor of the infirmary changed."""
     path_changed = Signal()
     modified_changed = Signal(bool)
 

@@ -288,6 +288,8 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
         if settings.window_state:
             self.restoreState(QByteArray.fromBase64(settings.window_state.encode()))
+        else:
+            self.resizeDocks([self.navigator_dock], [240], Qt.Orientation.Horizontal)
 
     def _remember_layout(self) -> None:
         settings = self.context.settings
