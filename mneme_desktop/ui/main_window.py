@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPalette
@@ -56,6 +57,9 @@ from mneme_desktop.ui.dialogs.settings_dialog import SettingsDialog
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.models.navigator_model import Group, NavigatorModel, Node
 from mneme_desktop.ui.theme import apply_theme
+
+if TYPE_CHECKING:
+    from mneme_desktop.export.document import ExportTarget
 
 log = logging.getLogger(__name__)
 
@@ -171,11 +175,19 @@ class MainWindow(QMainWindow):
         self.export_character_action = self._action(
             "Export &Character…", self.export_character_dialog,
             tip="Save the selected character as a JSON file for another campaign")
-        self.export_action = self._action("&Export…", self.export_dialog, "Ctrl+E",
-                                          sp.SP_DriveFDIcon,
-                                          "Export sheets or a referee pack as PDF, HTML or JSON")
-        self.print_action = self._action("&Print…", self.print_dialog, seq.Print,
-                                         tip="Print with a preview")
+        self.export_action = self._action(
+            "&Export…", self.export_dialog, "Ctrl+E", sp.SP_DriveFDIcon,
+            "Export the selected character's sheet or the selected encounter's referee pack "
+            "as PDF, HTML or JSON")
+        self.print_action = self._action(
+            "&Print…", self.print_dialog, seq.Print, tip="Print the selected character's sheet "
+            "or the selected encounter's referee pack, with a preview")
+        self.print_all_action = self._action(
+            "Print All Player &Characters…", lambda: self.print_dialog("players"),
+            tip="Print every player character's sheet, with a preview")
+        self.export_all_action = self._action(
+            "Export All Player C&haracters…", lambda: self.export_dialog("players"),
+            tip="Export every player character's sheet as one PDF, HTML or JSON file")
         self.quit_action = self._action("&Quit", self.close, seq.Quit)
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
 
@@ -228,8 +240,10 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
-        file_menu.addActions([self.import_action, self.export_character_action,
-                              self.export_action, self.print_action])
+        file_menu.addActions([self.import_action, self.export_character_action])
+        file_menu.addSeparator()
+        file_menu.addActions([self.export_action, self.export_all_action, self.print_action,
+                              self.print_all_action])
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
 
@@ -848,25 +862,32 @@ class MainWindow(QMainWindow):
             return
         self.statusBar().showMessage(f"Exported {character.name} to {name}", 5000)
 
-    def _export_target(self) -> object:
-        from mneme_desktop.ui.dialogs.export_dialog import ExportTarget
+    def export_target(self, scope: str = "selection") -> ExportTarget:
+        """What Print and Export act on: the selected character or encounter, or all PCs."""
+        from mneme_desktop.export.document import ExportTarget
 
         node = self.selected_node()
-        return ExportTarget.for_selection(self.document, node)
+        if scope == "selection" and node is not None and node.entity_id is not None:
+            if node.group is Group.ENCOUNTERS:
+                return ExportTarget.referee_pack(node.entity_id)
+            character = self._selected_character()
+            if character is not None:
+                return ExportTarget.character(character.id)
+        return ExportTarget.player_characters()
 
-    def export_dialog(self) -> None:
+    def export_dialog(self, scope: str = "selection") -> None:
         if self.document is None:
             return
         from mneme_desktop.ui.dialogs.export_dialog import export_with_dialog
 
-        export_with_dialog(self, self.document, self.context.settings, self._export_target())
+        export_with_dialog(self, self.document, self.context.settings, self.export_target(scope))
 
-    def print_dialog(self) -> None:
+    def print_dialog(self, scope: str = "selection") -> None:
         if self.document is None:
             return
         from mneme_desktop.ui.dialogs.export_dialog import print_with_preview
 
-        print_with_preview(self, self.document, self.context.settings, self._export_target())
+        print_with_preview(self, self.document, self.context.settings, self.export_target(scope))
 
     # --- campaign editing ------------------------------------------------------------------
 

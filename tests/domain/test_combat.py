@@ -707,3 +707,19 @@ def test_action_kinds_logged():
     entry = encounter.log[-1]
     assert entry.action_kind is ActionKind.SIGNIFICANT
     assert "Reckless Action: +2 DM to the roll" in entry.text
+
+
+def test_a_turn_is_one_small_edit_and_a_round_touches_only_what_changed():
+    campaign = make_campaign()
+    encounter = fight(campaign)
+    patch = combat.next_turn_patch(campaign, encounter, random.Random(0))
+    assert [(type(e).__name__, getattr(e, "name", "")) for e in patch.edits] == [
+        ("SetEncounterField", "turn_index")]
+    patch.apply(campaign)
+    who = encounter.current_combatant
+    combat.take_action_patch(campaign, encounter, who.id, "attack").apply(campaign)
+    round_patch = combat.end_round_patch(campaign, encounter, random.Random(0))
+    fields = [(e.combatant_id, e.name) for e in round_patch.edits
+              if isinstance(e, combat.SetCombatantField)]
+    assert fields == [(who.id, "actions_spent")]  # the others had nothing to reset
+    assert not round_patch.character_ids  # nobody bleeds or dies: no sheet is copied

@@ -245,3 +245,27 @@ def test_error_message_names_the_log_and_the_autosave(tmp_path):
 
     text = error_message(RuntimeError("boom"), tmp_path / "mneme.log")
     assert "boom" in text and "mneme.log" in text and "autosaved" in text
+
+
+def test_export_follows_the_selection(qtbot, window, tmp_path):
+    from mneme_desktop.export.document import TargetKind
+    from mneme_desktop.export.exporter import ExportFormat
+    from mneme_desktop.ui.dialogs.export_dialog import export_with_dialog
+
+    select_first(window, Group.ENCOUNTERS)
+    assert window.export_target().kind is TargetKind.REFEREE_PACK
+    select_first(window, Group.PLAYERS)
+    target = window.export_target()
+    assert target.kind is TargetKind.CHARACTER
+    assert target.character_id == window.document.campaign.characters[0].id
+    assert window.export_target("players").kind is TargetKind.PLAYER_CHARACTERS
+
+    out = tmp_path / "sheet.pdf"
+    reports: list[tuple[bool, str]] = []
+    written = export_with_dialog(window, window.document, window.context.settings, target,
+                                 choose=lambda _parent, _suggested: (out, ExportFormat.PDF),
+                                 report=lambda _p, ok, text: reports.append((ok, text)))
+    assert written == out and out.read_bytes()[:5] == b"%PDF-"
+    assert reports and reports[-1][0]
+    menu_texts = [a.text() for a in window.menuBar().actions()[0].menu().actions()]
+    assert "&Print…" in menu_texts and "&Export…" in menu_texts

@@ -61,7 +61,10 @@ from mneme_desktop.ui.models.encounter_models import AttackTargetsModel, Difficu
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
 
-__all__ = ["AttackResolver", "format_percent"]
+__all__ = ["AttackResolver", "format_percent", "outcome_html"]
+
+_CoverChoice = tuple[str, int]
+"""("level", a CoverLevel) or ("item", the index of one of the attacker's cover items)."""
 
 
 def format_percent(chance: Fraction) -> str:
@@ -101,7 +104,7 @@ class AttackResolver(QWidget):
         self._dirty = False
         self._attackers: list[tuple[str, str]] = []
         self._weapons: list[str] = []
-        self._covers: list[tuple[str, object]] = []
+        self._covers: list[tuple[str, _CoverChoice]] = []
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(0)
@@ -518,7 +521,7 @@ class AttackResolver(QWidget):
         attacker = encounter.find_combatant(attacker_id) if (
             encounter is not None and attacker_id is not None) else None
         weapons: list[str] = []
-        covers: list[tuple[str, object]] = []
+        covers: list[tuple[str, _CoverChoice]] = []
         candidates = []
         if encounter is not None and attacker is not None:
             sheet = campaign.combatant_character(attacker)
@@ -551,12 +554,11 @@ class AttackResolver(QWidget):
                 self.defence_cover_combo.clear()
                 for text, data in covers:
                     self.defence_cover_combo.addItem(text, data)
+                items = [i for i, (_, data) in enumerate(covers) if data[0] == "item"]
                 if same_attacker and chosen is not None:
                     index = self.defence_cover_combo.findData(chosen)
-                elif attacker is not None and attacker.cover is CoverLevel.NONE and any(
-                        data[0] == "item" for _, data in covers):  # type: ignore[index]
-                    index = next(i for i, (_, data) in enumerate(covers)
-                                 if data[0] == "item")  # type: ignore[index]
+                elif attacker is not None and attacker.cover is CoverLevel.NONE and items:
+                    index = items[0]  # a shield at hand is the cover a referee means
                 else:
                     cover = attacker.cover if attacker is not None else CoverLevel.NONE
                     index = self.defence_cover_combo.findData(("level", cover))
