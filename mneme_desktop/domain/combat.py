@@ -578,7 +578,9 @@ class PatchBuilder:
                 original, changed = self._characters[key]
                 validated = Character.model_validate(changed.model_dump())
                 if validated != original:
-                    edits.append(ReplaceCharacter(original.model_copy(deep=True), validated))
+                    # The sheet being replaced leaves the campaign when the patch applies,
+                    # so it is kept as it is rather than copied (patches are pushed at once).
+                    edits.append(ReplaceCharacter(original, validated))
         if self._time is not None and self._time != self.campaign.game_time:
             edits.append(SetGameTime(self.campaign.game_time, self._time))
         if self._log:

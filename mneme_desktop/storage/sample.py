@@ -79,6 +79,8 @@ def _broadsword() -> Weapon:
     return Weapon(
         name="Broadsword",
         damage="3d3-2",
+        # Ch.7: a Success Effect of 1 gives two broadsword damage rolls, so no limit of 1.
+        rate_of_attack=3,
         range_class=RangeClass.MELEE,
         ready_actions=1,
         skill="Melee Combat (Slashing)",

@@ -62,7 +62,7 @@ def test_library_uses_the_chapters_examples(campaign: Campaign) -> None:
     library = campaign.adversary_library
     assert len(library) >= 6
     weapons = {(w.name, w.damage, w.rate_of_attack) for t in library for w in t.stats.weapons}
-    assert ("Broadsword", "3d3-2", 1) in weapons
+    assert ("Broadsword", "3d3-2", 3) in weapons
     assert ("Automatic Rifle", "3d6-2", 4) in weapons
     armor = {(a.name, a.rating) for t in library for a in t.stats.armor}
     assert ("Flak Jacket", 4) in armor

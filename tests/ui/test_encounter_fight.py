@@ -78,14 +78,14 @@ def attack(qtbot, view: EncounterView, attacker: str, targets: list[str], effect
     choose(resolver.attacker_combo, attacker)
     tick_targets(qtbot, view, targets)
     spec = resolver.spec
-    assert spec is not None, resolver.problem_label.text()
+    assert spec is not None, resolver.problem_label.message()
     a, b = dice_for(effect, spec.roll_modifier, spec.difficulty.total)
     type_text(qtbot, resolver.damage_edit, damage)
     type_text(qtbot, resolver.return_fire_edit, return_fire)
     type_text(qtbot, resolver.dice_edit, f"{a} {b}")
     qtbot.keyClick(resolver.dice_edit, Qt.Key.Key_Return)
     outcome = resolver.outcome
-    assert outcome is not None, resolver.problem_label.text()
+    assert outcome is not None, resolver.problem_label.message()
     assert outcome.check.effect == effect
     return outcome
 

@@ -97,7 +97,7 @@ def test_turn_keys_next_previous_delay_end_round(qtbot, running):
     assert current_name(view) == "Mara Vey"
     assert "Mara Vey" in view.turn_label.text()
     press(qtbot, view, Qt.Key.Key_N, Qt.KeyboardModifier.ShiftModifier)
-    assert "Undo" in view.message_label.text() and view.message_label.isVisible()
+    assert "Undo" in view.message_label.message()
     press(qtbot, view, Qt.Key.Key_N)
     assert current_name(view) == "Ilse Brandt"
     assert view.panel.combatant_id == sheet(view, "Ilse Brandt")[1].id  # the panel follows
@@ -211,7 +211,7 @@ def test_pips_menu_spends_and_overspending_is_refused(qtbot, running):
     assert entry.text().endswith("(not enough left)")
     entry.trigger()
     menu.close()
-    assert "only 1 of 3 are left" in view.message_label.text()
+    assert "only 1 of 3 are left" in view.message_label.message()
     assert sheet(view, "Mara Vey")[1].actions_spent == 2
     pips_cell = view.turn_model.data(view.turn_model.index(0, TurnOrderModel.COL_ACTIONS))
     assert pips_cell == "1/3"
@@ -277,7 +277,7 @@ def test_stance_costs_actions_and_movement_follows_the_table(qtbot, running):
     qtbot.keyClick(panel.stance_combo, Qt.Key.Key_Down)  # crouched to prone: 1 more
     assert tomas.stance.value == "prone" and tomas.actions_spent == 3
     qtbot.keyClick(panel.stance_combo, Qt.Key.Key_Up)  # prone to crouched costs 2: refused
-    assert "cannot go crouched" in view.message_label.text()
+    assert "cannot go crouched" in view.message_label.message()
     assert panel.stance_combo.currentText() == "Prone"
 
 
@@ -299,7 +299,7 @@ def test_first_aid_progress_bar_follows_each_rounds_effect(qtbot, running):
         "First Aid on Ilse Brandt: 22/30 rd"
     type_text(qtbot, panel.work_dice_edit, "1 1")
     click(qtbot, panel.work_dice_button)
-    assert "only 0 of 3 are left" in view.message_label.text()  # a full action a round
+    assert "only 0 of 3 are left" in view.message_label.message()  # a full action a round
     press(qtbot, view, Qt.Key.Key_E)
     select(view, "Tomas Okoro")
     type_text(qtbot, panel.work_dice_edit, "1 1")
@@ -433,7 +433,7 @@ def test_resolver_shows_terms_odds_and_rolls_in_the_app(qtbot, running):
                       if e.action == "Attack: Automatic Rifle")
     assert roll_entry.dice == list(outcome.check.dice) and roll_entry.difficulty == 8
     assert not resolver.apply_button.isEnabled()
-    assert view.message_label.text().startswith("Applied: Mara Vey")
+    assert view.message_label.message().startswith("Applied: Mara Vey")
 
 
 def test_costly_success_decided_after_a_failed_roll_keeps_the_dice(qtbot, running):
@@ -469,7 +469,7 @@ def test_attack_overspending_is_refused_on_apply(qtbot, running):
         attack(qtbot, view, "Mara Vey", ["Raider 1"], effect=-1)
         applied = view.resolver.apply()
     assert not applied
-    assert "cannot attack" in view.message_label.text()
+    assert "cannot attack" in view.message_label.message()
 
 
 def test_a_with_another_row_selected_targets_it(qtbot, running):
@@ -488,11 +488,11 @@ def test_typed_dice_problems_are_explained(qtbot, running):
     tick_targets(qtbot, view, ["Raider 1"])
     type_text(qtbot, resolver.dice_edit, "4 9")
     qtbot.keyClick(resolver.dice_edit, Qt.Key.Key_Return)
-    assert "'9' is not a die" in resolver.problem_label.text()
+    assert "'9' is not a die" in resolver.problem_label.message()
     type_text(qtbot, resolver.damage_edit, "99")
     type_text(qtbot, resolver.dice_edit, "6 6")
     qtbot.keyClick(resolver.dice_edit, Qt.Key.Key_Return)
-    assert "Raider 1 needs 8 damage roll(s)" in resolver.problem_label.text()
+    assert "Raider 1 needs 8 damage roll(s)" in resolver.problem_label.message()
     assert resolver.outcome is None
 
 
@@ -515,8 +515,12 @@ def test_log_filter_person_and_export(qtbot, running, tmp_path: Path):
     text = target.read_text(encoding="utf-8")
     assert text == view.log_text()
     assert text.startswith("Encounter: Ford\n") and "Quick Scan" in text
+    type_text(qtbot, view.note_edit, "The bridge collapses")
+    qtbot.keyClick(view.note_edit, Qt.Key.Key_Return)
+    assert view.encounter().log[-1].text == "The bridge collapses"
+    assert view.note_edit.text() == ""
     assert view.export_log(tmp_path / "missing" / "dir" / "log.txt") is False
-    assert "Could not save the log" in view.message_label.text()
+    assert "Could not save the log" in view.message_label.message()
 
 
 def test_rendering_the_view_paints_rows(qtbot, running):

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mneme_desktop.domain import Characteristic, Encounter, RangeClass, Weapon
+from mneme_desktop.domain import Characteristic, Encounter, RangeClass, Side, Weapon
 from mneme_desktop.domain.combat import (
     AttackMode,
     AttackOdds,
@@ -61,7 +61,7 @@ from mneme_desktop.ui.models.encounter_models import AttackTargetsModel, Difficu
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
 
-__all__ = ["AttackResolver", "format_percent", "outcome_html"]
+__all__ = ["AttackResolver", "StatusLine", "format_percent", "outcome_html"]
 
 _CoverChoice = tuple[str, int]
 """("level", a CoverLevel) or ("item", the index of one of the attacker's cover items)."""
@@ -80,6 +80,50 @@ def _cover_levels(combo: QComboBox) -> None:
     for level in CoverLevel:
         text = "None" if level is CoverLevel.NONE else f"{level.label.capitalize()} (+{int(level)})"
         combo.addItem(text, level)
+
+
+class StatusLine(QLabel):
+    """One line of feedback that never changes the layout: its height is fixed, long text
+    is elided (the whole text is the tooltip) and an empty line is simply blank, so a
+    message appearing during a fight repaints the line, not the window."""
+
+    _STYLE = ("QLabel { padding: 1px 6px; border: 1px solid transparent; border-radius: 3px; }"
+              " QLabel[active=\"true\"] { background: palette(tool-tip-base);"
+              " color: palette(tool-tip-text); border-color: palette(mid); }")
+
+    def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(object_name)
+        self.setStyleSheet(self._STYLE)
+        self.setFixedHeight(self.fontMetrics().height() + 6)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._message = ""
+
+    def message(self) -> str:
+        """The whole message (the label may show it elided)."""
+        return self._message
+
+    def show_message(self, text: str) -> None:
+        if text == self._message:
+            return
+        self._message = text
+        self.setToolTip(text)
+        active = bool(text)
+        if bool(self.property("active")) != active:
+            self.setProperty("active", active)
+            self.style().unpolish(self)
+            self.style().polish(self)
+        self._elide()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(0, self.contentsRect().width() - 12)
+        self.setText(self.fontMetrics().elidedText(self._message, Qt.TextElideMode.ElideRight,
+                                                   width))
 
 
 class AttackResolver(QWidget):
@@ -105,6 +149,7 @@ class AttackResolver(QWidget):
         self._attackers: list[tuple[str, str]] = []
         self._weapons: list[str] = []
         self._covers: list[tuple[str, _CoverChoice]] = []
+        self._candidates: dict[str, tuple[object, Side, tuple[str, str, Side, str]]] = {}
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(0)
@@ -293,9 +338,7 @@ class AttackResolver(QWidget):
         self.odds_label.setWordWrap(True)
         self.odds_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         rlayout.addWidget(self.odds_label)
-        self.problem_label = QLabel(objectName="attack_problem")
-        self.problem_label.setWordWrap(True)
-        self.problem_label.setStyleSheet("color: palette(bright-text);")
+        self.problem_label = StatusLine("attack_problem")
         rlayout.addWidget(self.problem_label)
         self.roll_button = QPushButton("&Roll in the app", objectName="roll_attack")
         self.roll_button.setToolTip("Roll the attack and its damage here (Ctrl+Return)")
@@ -398,7 +441,7 @@ class AttackResolver(QWidget):
         self._fresh()
         spec = self._spec
         if spec is None:
-            self.message.emit(self.problem_label.text() or "The attack is not complete")
+            self.message.emit(self.problem_label.message() or "The attack is not complete")
             return None
         self._check = roll_attack(spec, self._rng)
         self._typed = (None, None)
@@ -409,7 +452,7 @@ class AttackResolver(QWidget):
         self._fresh()
         spec = self._spec
         if spec is None:
-            self.message.emit(self.problem_label.text() or "The attack is not complete")
+            self.message.emit(self.problem_label.message() or "The attack is not complete")
             return None
         try:
             dice = parse_dice_values(self.dice_edit.text(), 2 + abs(spec.net_advantage))
@@ -533,13 +576,20 @@ class AttackResolver(QWidget):
                 left = f", {item.remaining_hp} HP left" if item.hp else ""
                 covers.append((f"{item.name} (protection {item.protection}{left})",
                                ("item", number)))
+            known = self._candidates
+            fresh: dict[str, tuple[object, Side, tuple[str, str, Side, str]]] = {}
             for combatant in encounter.initiative_order():
-                if combatant.id == attacker.id:
-                    continue
                 target = campaign.combatant_character(combatant)
-                armor, scale = armor_of(target)
-                candidates.append((combatant.id, target.name, combatant.side,
-                                   f"{scale.prefix}AR {armor}" if armor else "none"))
+                entry = known.get(combatant.id)
+                if entry is None or entry[0] is not target or entry[1] is not combatant.side:
+                    armor, scale = armor_of(target)
+                    entry = (target, combatant.side,
+                             (combatant.id, target.name, combatant.side,
+                              f"{scale.prefix}AR {armor}" if armor else "none"))
+                fresh[combatant.id] = entry
+                if combatant.id != attacker.id:
+                    candidates.append(entry[2])
+            self._candidates = fresh
         self._updating = True
         try:
             weapons_changed = weapons != self._weapons
@@ -761,8 +811,7 @@ class AttackResolver(QWidget):
         return outcome
 
     def _problem(self, text: str) -> None:
-        self.problem_label.setText(text)
-        self.problem_label.setVisible(bool(text))
+        self.problem_label.show_message(text)
 
     def _show_outcome(self) -> None:
         outcome = self._outcome

@@ -23,7 +23,15 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QAction, QFont, QKeySequence, QPainter, QPalette, QPixmap
+from PySide6.QtGui import (
+    QAction,
+    QFont,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QPixmap,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -80,7 +88,7 @@ from mneme_desktop.ui.models.encounter_models import (
     TurnOrderModel,
 )
 from mneme_desktop.ui.models.roles import ID_ROLE, VALUE_ROLE
-from mneme_desktop.ui.views.attack_resolver import AttackResolver
+from mneme_desktop.ui.views.attack_resolver import AttackResolver, StatusLine
 from mneme_desktop.ui.widgets.action_pips import ActionPips, paint_action_pips
 from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
 from mneme_desktop.ui.widgets.track_painter import TrackColors, paint_hp_bar
@@ -145,6 +153,29 @@ class _TurnOrderDelegate(QStyledItemDelegate):
             self._bars[key] = pixmap
         return pixmap
 
+    def _pips(self, spent: int, size: QSize, option: QStyleOptionViewItem, selected: bool,
+              ratio: float) -> QPixmap:
+        """The pips for ``spent`` drawn once per size and palette (on a selected row they
+        take the selection's text colour)."""
+        key = ("pips", spent, size.width(), size.height(), ratio, option.palette.cacheKey(),
+               selected)
+        pixmap = self._bars.get(key)
+        if pixmap is None:
+            palette = QPalette(option.palette)
+            if selected:
+                on_selection = palette.color(QPalette.ColorRole.HighlightedText)
+                palette.setColor(QPalette.ColorRole.Highlight, on_selection)
+                palette.setColor(QPalette.ColorRole.Text, on_selection)
+            pixmap = QPixmap(size * ratio)
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            pips_painter = QPainter(pixmap)
+            paint_action_pips(pips_painter, QRectF(0, 0, size.width(), size.height()), spent,
+                              palette)
+            pips_painter.end()
+            self._bars[key] = pixmap
+        return pixmap
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         column = index.column()
         if column not in (TurnOrderModel.COL_ACTIONS, TurnOrderModel.COL_HP):
@@ -160,13 +191,11 @@ class _TurnOrderDelegate(QStyledItemDelegate):
         rect = QRectF(option.rect).adjusted(4, 0, -4, 0)
         height = min(rect.height() - 8, option.fontMetrics.height() * 0.9)
         if column == TurnOrderModel.COL_ACTIONS:
-            palette = QPalette(option.palette)
-            if option.state & QStyle.StateFlag.State_Selected:
-                on_selection = palette.color(QPalette.ColorRole.HighlightedText)
-                palette.setColor(QPalette.ColorRole.Highlight, on_selection)
-                palette.setColor(QPalette.ColorRole.Text, on_selection)
-            spent = index.data(VALUE_ROLE)
-            paint_action_pips(painter, rect, int(spent or 0), palette)
+            selected = bool(option.state & QStyle.StateFlag.State_Selected)
+            area = rect.toAlignedRect()
+            pips = self._pips(int(index.data(VALUE_ROLE) or 0), area.size(), option, selected,
+                              painter.device().devicePixelRatioF())
+            painter.drawPixmap(area.topLeft(), pips)
             return
         track = index.data(VALUE_ROLE)
         if not isinstance(track, DamageTrack):
@@ -369,7 +398,13 @@ class CombatantPanel(QWidget):
         self._others: list[tuple[str, str]] = []
         self._others_own: str | None = None
         self._track_key: tuple[object, ...] | None = None
+        self._dirty = False
         self._build()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._dirty:
+            self.refresh()
+        super().showEvent(event)
 
     # --- layout ------------------------------------------------------------------------
 
@@ -601,7 +636,12 @@ class CombatantPanel(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        """Show the combatant as the encounter now has it."""
+        """Show the combatant as the encounter now has it (when next shown, if hidden
+        behind the Attack tab)."""
+        if not self.isVisible():
+            self._dirty = True
+            return
+        self._dirty = False
         view = self._view
         encounter = view.encounter()
         combatant = encounter.find_combatant(self._combatant_id) if (
@@ -1046,13 +1086,7 @@ class EncounterView(QWidget):
         self.toolbar.addAction(self.attack_action)
         layout.addWidget(self.toolbar)
 
-        self.message_label = QLabel(objectName="encounter_message")
-        self.message_label.setWordWrap(True)
-        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.message_label.setStyleSheet(
-            "QLabel { background: palette(tool-tip-base); color: palette(tool-tip-text);"
-            " border: 1px solid palette(mid); border-radius: 3px; padding: 3px 6px; }")
-        self.message_label.hide()
+        self.message_label = StatusLine("encounter_message")
         layout.addWidget(self.message_label)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -1115,6 +1149,10 @@ class EncounterView(QWidget):
         self.log_view.verticalHeader().setDefaultSectionSize(
             int(self.fontMetrics().height() * 1.4))
         log_layout.addWidget(self.log_view)
+        self.note_edit = QLineEdit(objectName="log_note")
+        self.note_edit.setPlaceholderText("Add a note to the log (Enter)")
+        self.note_edit.setToolTip("A referee's note, logged in this round (undoable)")
+        log_layout.addWidget(self.note_edit)
         left.addWidget(log_box)
         left.setStretchFactor(0, 3)
         left.setStretchFactor(1, 2)
@@ -1150,6 +1188,7 @@ class EncounterView(QWidget):
         self.log_person_combo.currentIndexChanged.connect(
             lambda: self.log_model.set_person(self.log_person_combo.currentData()))
         self.export_button.clicked.connect(self._export_clicked)
+        self.note_edit.returnPressed.connect(self.add_note)
         self.log_model.rowsInserted.connect(lambda *_: self.log_view.scrollToBottom())
         self.resolver.message.connect(self.show_message)
         self.resolver.applied.connect(lambda text: self.show_message(f"Applied: {text}"))
@@ -1276,8 +1315,7 @@ class EncounterView(QWidget):
 
     def show_message(self, text: str) -> None:
         """Tell the referee why something was refused (or what just happened)."""
-        self.message_label.setText(text)
-        self.message_label.setVisible(bool(text))
+        self.message_label.show_message(text)
 
     def run(self, make: _MakePatch) -> bool:
         """Build a step from the current encounter and push it; refusals become messages."""
@@ -1450,6 +1488,13 @@ class EncounterView(QWidget):
         return dialog
 
     # --- log ---------------------------------------------------------------------------
+
+    def add_note(self) -> bool:
+        text = self.note_edit.text()
+        done = self.run(lambda c, e: fight.note_patch(c, e, text))
+        if done:
+            self.note_edit.clear()
+        return done
 
     def log_text(self) -> str:
         """The log as shown (filters applied) as plain text."""
