@@ -17,3 +17,34 @@ def app_paths(tmp_path: Path):
     from mneme_desktop.paths import AppPaths
 
     return AppPaths.under(tmp_path / "appdirs").ensure()
+
+
+@pytest.fixture(autouse=True)
+def no_forgotten_modal_dialogs(request):
+    """A modal dialog nobody answers fails the GUI test instead of hanging CI."""
+    if "qtbot" not in request.fixturenames and "qapp" not in request.fixturenames:
+        yield
+        return
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+
+    request.getfixturevalue("qapp")
+    seen: list[str] = []
+
+    def sweep() -> None:
+        widget = QApplication.activeModalWidget()
+        if widget is None:
+            return
+        text = widget.text() if isinstance(widget, QMessageBox) else ""
+        seen.append(f"{type(widget).__name__} {widget.windowTitle()!r}: {text}")
+        if isinstance(widget, QDialog):
+            widget.reject()
+        else:
+            widget.close()
+
+    timer = QTimer()
+    timer.timeout.connect(sweep)
+    timer.start(3000)
+    yield
+    timer.stop()
+    assert not seen, f"a modal dialog was left open: {seen}"

@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
                                   | QAbstractItemView.EditTrigger.SelectedClicked)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.tree.setAccessibleName("Campaign navigator")
+        self.tree.setMinimumWidth(160)
         self.navigator_dock = QDockWidget("Campaign", self)
         self.navigator_dock.setObjectName("navigator_dock")
         self.navigator_dock.setWidget(self.tree)

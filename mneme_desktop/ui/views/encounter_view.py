@@ -1167,7 +1167,10 @@ class EncounterView(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tabs.addTab(scroll, "Combatant")
         self.tabs.addTab(self.resolver, "Attack")
-        self.tabs.setMinimumWidth(int(30 * em))
+        # The panel never scrolls sideways, so the tabs must be at least as wide as it needs.
+        scrollbar = scroll.verticalScrollBar().sizeHint().width()
+        self.tabs.setMinimumWidth(max(int(30 * em),
+                                      self.panel.minimumSizeHint().width() + scrollbar + 12))
         splitter.addWidget(self.tabs)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
