@@ -48,3 +48,14 @@ def no_forgotten_modal_dialogs(request):
     yield
     timer.stop()
     assert not seen, f"a modal dialog was left open: {seen}"
+
+
+def _hypothesis_profile() -> None:
+    """No per-example deadline: CI machines are shared and slow examples are not failures."""
+    from hypothesis import settings
+
+    settings.register_profile("mneme", deadline=None)
+    settings.load_profile("mneme")
+
+
+_hypothesis_profile()

@@ -26,7 +26,7 @@ Button = QMessageBox.StandardButton
 EDITED_NAME = "Vesna Kade, who survived the crash"
 
 
-class SlotFailure(RuntimeError):
+class PlantedSlotError(RuntimeError):
     """The bug in a slot that this test plants."""
 
 
@@ -92,22 +92,22 @@ def test_an_exception_in_a_slot_is_logged_autosaved_and_recovered_on_the_next_st
 
     # A slot with a bug, run by the event loop like any button or timer.
     def broken_slot() -> None:
-        raise SlotFailure("the planted bug in a slot")
+        raise PlantedSlotError("the planted bug in a slot")
 
     QTimer.singleShot(0, broken_slot)
     qtbot.waitUntil(lambda: bool(shown), timeout=5000)
 
     exc, details, log_file = shown[0]
-    assert isinstance(exc, SlotFailure)
-    assert "broken_slot" in details and "SlotFailure: the planted bug in a slot" in details
+    assert isinstance(exc, PlantedSlotError)
+    assert "broken_slot" in details and "PlantedSlotError: the planted bug in a slot" in details
     assert log_file == paths.log_file
     for handler in logging.getLogger("mneme_desktop").handlers:
         handler.flush()
     log_text = paths.log_file.read_text(encoding="utf-8")
     assert "Unhandled exception" in log_text
     assert "Traceback (most recent call last)" in log_text
-    assert "SlotFailure: the planted bug in a slot" in log_text
-    assert context.errors and "SlotFailure" in context.errors[0]
+    assert "PlantedSlotError: the planted bug in a slot" in log_text
+    assert context.errors and "PlantedSlotError" in context.errors[0]
 
     # The campaign file is untouched; the edit is in the autosave.
     assert campaign_file.read_bytes() == file_bytes
