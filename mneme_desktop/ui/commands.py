@@ -103,19 +103,41 @@ def _structure(document: CampaignDocument) -> None:
     document.structure_changed.emit()
 
 
-def add_character(document: CampaignDocument, character: Character,
-                  index: int | None = None) -> None:
-    saved = character.model_copy(deep=True)
-    where = len(document.campaign.characters) if index is None else index
+def _insert_item(document: CampaignDocument, field: str,
+                 item: Character | AdversaryTemplate | Encounter, index: int | None,
+                 text: str) -> None:
+    """Insert a copy of ``item`` into the campaign list ``field``; undo takes it out again."""
+    saved = item.model_copy(deep=True)
+    where = len(getattr(document.campaign, field)) if index is None else index
 
     def apply(campaign: Campaign) -> None:
-        campaign.characters.insert(where, saved.model_copy(deep=True))
+        getattr(campaign, field).insert(where, saved.model_copy(deep=True))
 
     def revert(campaign: Campaign) -> None:
-        campaign.characters = [c for c in campaign.characters if c.id != saved.id]
+        setattr(campaign, field, [x for x in getattr(campaign, field) if x.id != saved.id])
 
-    document.push(CampaignChangeCommand(document, f"Add {saved.name}", apply, revert,
+    document.push(CampaignChangeCommand(document, text, apply, revert, _structure))
+
+
+def _remove_item(document: CampaignDocument, field: str, item_id: str, text: str) -> None:
+    """Remove the item with ``item_id`` from the list ``field``; undo puts it back in place."""
+    items = getattr(document.campaign, field)
+    index = next(i for i, x in enumerate(items) if x.id == item_id)
+    saved = items[index].model_copy(deep=True)
+
+    def apply(campaign: Campaign) -> None:
+        setattr(campaign, field, [x for x in getattr(campaign, field) if x.id != saved.id])
+
+    def revert(campaign: Campaign) -> None:
+        getattr(campaign, field).insert(index, saved.model_copy(deep=True))
+
+    document.push(CampaignChangeCommand(document, f"{text} {saved.name}", apply, revert,
                                         _structure))
+
+
+def add_character(document: CampaignDocument, character: Character,
+                  index: int | None = None) -> None:
+    _insert_item(document, "characters", character, index, f"Add {character.name}")
 
 
 def remove_character(document: CampaignDocument, character_id: str) -> None:
@@ -142,62 +164,21 @@ def remove_character(document: CampaignDocument, character_id: str) -> None:
 
 def add_template(document: CampaignDocument, template: AdversaryTemplate,
                  index: int | None = None) -> None:
-    saved = template.model_copy(deep=True)
-    where = len(document.campaign.adversary_library) if index is None else index
-
-    def apply(campaign: Campaign) -> None:
-        campaign.adversary_library.insert(where, saved.model_copy(deep=True))
-
-    def revert(campaign: Campaign) -> None:
-        campaign.adversary_library = [t for t in campaign.adversary_library if t.id != saved.id]
-
-    document.push(CampaignChangeCommand(document, f"Add template {saved.name}", apply, revert,
-                                        _structure))
+    _insert_item(document, "adversary_library", template, index,
+                 f"Add template {template.name}")
 
 
 def remove_template(document: CampaignDocument, template_id: str) -> None:
-    library = document.campaign.adversary_library
-    index = next(i for i, t in enumerate(library) if t.id == template_id)
-    saved = library[index].model_copy(deep=True)
-
-    def apply(campaign: Campaign) -> None:
-        campaign.adversary_library = [t for t in campaign.adversary_library if t.id != saved.id]
-
-    def revert(campaign: Campaign) -> None:
-        campaign.adversary_library.insert(index, saved.model_copy(deep=True))
-
-    document.push(CampaignChangeCommand(document, f"Delete template {saved.name}", apply,
-                                        revert, _structure))
+    _remove_item(document, "adversary_library", template_id, "Delete template")
 
 
 def add_encounter(document: CampaignDocument, encounter: Encounter,
                   index: int | None = None) -> None:
-    saved = encounter.model_copy(deep=True)
-    where = len(document.campaign.encounters) if index is None else index
-
-    def apply(campaign: Campaign) -> None:
-        campaign.encounters.insert(where, saved.model_copy(deep=True))
-
-    def revert(campaign: Campaign) -> None:
-        campaign.encounters = [e for e in campaign.encounters if e.id != saved.id]
-
-    document.push(CampaignChangeCommand(document, f"Add encounter {saved.name}", apply, revert,
-                                        _structure))
+    _insert_item(document, "encounters", encounter, index, f"Add encounter {encounter.name}")
 
 
 def remove_encounter(document: CampaignDocument, encounter_id: str) -> None:
-    encounters = document.campaign.encounters
-    index = next(i for i, e in enumerate(encounters) if e.id == encounter_id)
-    saved = encounters[index].model_copy(deep=True)
-
-    def apply(campaign: Campaign) -> None:
-        campaign.encounters = [e for e in campaign.encounters if e.id != saved.id]
-
-    def revert(campaign: Campaign) -> None:
-        campaign.encounters.insert(index, saved.model_copy(deep=True))
-
-    document.push(CampaignChangeCommand(document, f"Delete encounter {saved.name}", apply,
-                                        revert, _structure))
+    _remove_item(document, "encounters", encounter_id, "Delete encounter")
 
 
 def rename_encounter(document: CampaignDocument, encounter_id: str, name: str) -> None:
