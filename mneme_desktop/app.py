@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import argparse
 import logging
-import logging.handlers
+import os
 import sys
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
+from types import ModuleType, TracebackType
 from typing import TYPE_CHECKING
 
 from mneme_desktop import APP_NAME, __version__
@@ -53,13 +53,35 @@ class AppContext:
         return cls(paths=paths, settings=load_settings(paths.settings_file), smoke_test=smoke_test)
 
 
-def setup_logging(paths: AppPaths) -> None:
-    root = logging.getLogger("mneme_desktop")
-    if any(getattr(h, "_mneme", False) for h in root.handlers):
-        return
+LOG_MAX_BYTES = 1_000_000
+LOG_KEEP = 3
+
+
+def rotate_log(path: Path, *, max_bytes: int = LOG_MAX_BYTES, keep: int = LOG_KEEP) -> None:
+    """At start, move a log over ``max_bytes`` to ``.1`` (and older ones up), keeping ``keep``."""
     try:
-        handler: logging.Handler = logging.handlers.RotatingFileHandler(
-            paths.log_file, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
+        if path.stat().st_size <= max_bytes:
+            return
+    except FileNotFoundError:
+        return
+    for number in range(keep - 1, 0, -1):
+        older = path.with_name(f"{path.name}.{number}")
+        if older.exists():
+            os.replace(older, path.with_name(f"{path.name}.{number + 1}"))
+    os.replace(path, path.with_name(f"{path.name}.1"))
+
+
+def setup_logging(paths: AppPaths) -> None:
+    """Log to the app's log file; a context with other paths (tests) moves the log there."""
+    root = logging.getLogger("mneme_desktop")
+    for old in [h for h in root.handlers if getattr(h, "_mneme", False)]:
+        if getattr(old, "baseFilename", None) == str(paths.log_file.absolute()):
+            return
+        root.removeHandler(old)
+        old.close()
+    try:
+        rotate_log(paths.log_file)
+        handler: logging.Handler = logging.FileHandler(paths.log_file, encoding="utf-8")
     except OSError:
         handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -127,7 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
     headless = bool(args.smoke_test or args.screenshot)
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # we use none; finding costs
     from PySide6.QtWidgets import QApplication
+
+    quicken_pyside_module_scan()
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
@@ -142,19 +167,50 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
 
     window = MainWindow(context)
     install_exception_hook(context, app, window)
+    if not headless:
+        window.open_after_first_paint(args.campaign)
+        window.show()
+        return app.exec()
     if not window.open_initial(args.campaign):
-        return 1 if headless else 0
+        return 1
     if args.screenshot:
         return window.save_screenshot(args.screenshot, args.view)
     window.show()
-    if args.smoke_test:
-        app.processEvents()
-        window.repaint()
-        app.processEvents()
-        ok = not context.errors and window.isVisible()
-        window.discard_and_close()
-        return 0 if ok else 1
-    return app.exec()
+    app.processEvents()
+    window.repaint()
+    app.processEvents()
+    ok = not context.errors and window.isVisible()
+    window.discard_and_close()
+    return 0 if ok else 1
+
+
+def quicken_pyside_module_scan() -> bool:
+    """Make PySide6's check of each newly imported module cheap; True if it was replaced.
+
+    PySide6 asks of every module imported after it whether its source mentions "PySide6"
+    (PYSIDE-2029, for its ``__feature__`` switches), through ``inspect.getsource``, which
+    tokenises the file and fills the line cache. The campaign's ~250 modules are imported
+    after the window's first paint, and that check was about a quarter of their cost. Same
+    question on the file's bytes; anything unusual goes to PySide6's own check.
+    """
+    feature = sys.modules.get("shibokensupport.feature")
+    upstream = getattr(feature, "_mod_uses_pyside", None)
+    if upstream is None or getattr(upstream, "quickened", False):
+        return False
+
+    def mod_uses_pyside(module: ModuleType) -> bool:
+        path = getattr(module, "__file__", None)
+        if not isinstance(path, str) or not path.endswith(".py"):
+            return bool(upstream(module))
+        try:
+            with open(path, "rb") as handle:
+                return b"PySide6" in handle.read()
+        except OSError:
+            return bool(upstream(module))
+
+    mod_uses_pyside.quickened = True  # type: ignore[attr-defined]
+    feature._mod_uses_pyside = mod_uses_pyside  # type: ignore[union-attr]
+    return True
 
 
 def app_icon() -> QIcon:

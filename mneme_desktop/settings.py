@@ -1,9 +1,13 @@
-"""Every user setting, declared once with its type and default.
+"""Every user setting, declared once with its type, default, limits and description.
 
 Settings live in one JSON file in the config folder (see :mod:`mneme_desktop.paths`);
-there are no ad-hoc ``QSettings`` keys anywhere else. An unreadable or invalid settings
-file falls back to the defaults rather than stopping the app: settings are convenience,
-the campaign file is what must never be lost.
+there are no ad-hoc ``QSettings`` keys anywhere else. An unreadable settings file falls
+back to the defaults, and one bad value falls back to its own default, rather than
+stopping the app: settings are convenience, the campaign file is what must never be lost.
+
+This module is plain dataclasses and the standard library on purpose: it is read before
+the window's first paint, and importing pydantic then would cost more than building the
+window does.
 """
 
 from __future__ import annotations
@@ -12,10 +16,10 @@ import json
 import logging
 import os
 import tempfile
+from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -33,24 +37,91 @@ class PageSize(StrEnum):
     LETTER = "Letter"
 
 
-class Settings(BaseModel):
-    """The user's preferences. Campaign rules options live in the campaign, not here."""
+@dataclass(frozen=True)
+class Limits:
+    """Bounds and help text of one setting; the settings dialog reads them from here."""
 
-    model_config = ConfigDict(validate_assignment=True, extra="ignore")
+    minimum: int | None = None
+    maximum: int | None = None
+    description: str = ""
 
-    theme: Theme = Theme.SYSTEM
-    autosave_interval_s: int = Field(default=120, ge=10, le=3600,
-                                     description="Seconds between autosaves of unsaved work")
-    backup_count: int = Field(default=5, ge=0, le=50,
-                              description="Rotating backups kept beside a campaign file")
-    page_size: PageSize = PageSize.A4
-    print_current_damage: bool = Field(default=False,
-                                       description="Print sheets with current damage, not blank")
-    recent_files: list[str] = Field(default_factory=list)
-    last_campaign: str | None = None
-    first_run_done: bool = False
-    window_geometry: str = ""
-    window_state: str = ""
+
+def _setting(default: Any, *, minimum: int | None = None, maximum: int | None = None,
+             description: str = "") -> Any:
+    limits = Limits(minimum, maximum, description)
+    if isinstance(default, list):
+        return field(default_factory=list, metadata={"limits": limits})
+    return field(default=default, metadata={"limits": limits})
+
+
+class SettingsError(ValueError):
+    """A value that a setting cannot hold."""
+
+
+@dataclass
+class Settings:
+    """The user's preferences. Campaign rules options live in the campaign, not here.
+
+    Every assignment is checked, so the object never holds an impossible value.
+    """
+
+    theme: Theme = _setting(Theme.SYSTEM, description="Colours of the window")
+    autosave_interval_s: int = _setting(120, minimum=10, maximum=3600,
+                                        description="Seconds between autosaves of unsaved work")
+    backup_count: int = _setting(5, minimum=0, maximum=50,
+                                 description="Rotating backups kept beside a campaign file")
+    page_size: PageSize = _setting(PageSize.A4, description="Paper for printing and PDFs")
+    print_current_damage: bool = _setting(
+        False, description="Print sheets with current damage, not blank")
+    recent_files: list[str] = _setting([], description="Recently opened campaigns, newest first")
+    last_campaign: str | None = _setting(None, description="Campaign reopened at start")
+    first_run_done: bool = _setting(False, description="The sample has been offered once")
+    window_geometry: str = _setting("", description="Main window geometry (Qt, base64)")
+    window_state: str = _setting("", description="Docks and toolbars (Qt, base64)")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, _checked(name, value))
+
+    @staticmethod
+    def limits(name: str) -> Limits:
+        """The declared bounds and description of setting ``name``."""
+        for item in fields(Settings):
+            if item.name == name:
+                limits = item.metadata["limits"]
+                assert isinstance(limits, Limits)
+                return limits
+        raise KeyError(name)
+
+    @staticmethod
+    def names() -> tuple[str, ...]:
+        return tuple(item.name for item in fields(Settings))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name in self.names():
+            value = getattr(self, name)
+            out[name] = value.value if isinstance(value, StrEnum) else (
+                list(value) if isinstance(value, list) else value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: object) -> Settings:
+        """Settings from parsed JSON: unknown keys are ignored, a bad value keeps its default."""
+        settings = cls()
+        if not isinstance(data, dict):
+            raise SettingsError("the settings file does not hold an object")
+        for name in cls.names():
+            if name not in data:
+                continue
+            try:
+                setattr(settings, name, data[name])
+            except SettingsError as exc:
+                log.warning("Setting %s ignored: %s", name, exc)
+        return settings
+
+    def copy(self) -> Settings:
+        """An independent copy (a dialog edits one and the window keeps the original)."""
+        return Settings.from_json(self.to_json())
 
     def add_recent(self, path: Path | str) -> None:
         text = str(Path(path).resolve())
@@ -59,18 +130,71 @@ class Settings(BaseModel):
         self.last_campaign = text
 
 
+_ENUMS: dict[str, type[StrEnum]] = {"theme": Theme, "page_size": PageSize}
+_BOOLS = ("print_current_damage", "first_run_done")
+_INTS = ("autosave_interval_s", "backup_count")
+_STRINGS = ("window_geometry", "window_state")
+
+
+def _checked(name: str, value: Any) -> Any:
+    """``value`` converted to setting ``name``'s type, or SettingsError saying why not."""
+    if name in _ENUMS:
+        enum = _ENUMS[name]
+        try:
+            return enum(value)
+        except ValueError:
+            allowed = ", ".join(member.value for member in enum)
+            raise SettingsError(f"{name} must be one of {allowed}, not {value!r}") from None
+    if name in _BOOLS:
+        if not isinstance(value, bool):
+            raise SettingsError(f"{name} must be true or false, not {value!r}")
+        return value
+    if name in _INTS:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingsError(f"{name} must be a whole number, not {value!r}")
+        limits = Settings.limits(name)
+        if limits.minimum is not None and value < limits.minimum:
+            raise SettingsError(f"{name} must be at least {limits.minimum}, not {value}")
+        if limits.maximum is not None and value > limits.maximum:
+            raise SettingsError(f"{name} must be at most {limits.maximum}, not {value}")
+        return value
+    if name in _STRINGS:
+        if not isinstance(value, str):
+            raise SettingsError(f"{name} must be text, not {value!r}")
+        return value
+    if name == "last_campaign":
+        if value is not None and not isinstance(value, str):
+            raise SettingsError(f"{name} must be a path or null, not {value!r}")
+        return value
+    if name == "recent_files":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise SettingsError(f"{name} must be a list of paths")
+        return list(value[:MAX_RECENT_FILES])
+    raise AttributeError(f"there is no setting {name!r}")
+
+
+def _all_settings_checked() -> None:
+    """Every declared field has a checker: a new setting cannot skip validation."""
+    for item in fields(Settings):
+        factory: Any = item.default_factory
+        _checked(item.name, factory() if item.default is MISSING else item.default)
+
+
+_all_settings_checked()
+
+
 def load_settings(path: Path) -> Settings:
     """Read settings; a missing or damaged file gives the defaults (and is logged)."""
     try:
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return Settings()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         log.warning("Cannot read settings %s: %s", path, exc)
         return Settings()
     try:
-        return Settings.model_validate(json.loads(raw))
-    except (ValueError, ValidationError) as exc:
+        return Settings.from_json(json.loads(raw))
+    except (ValueError, RecursionError) as exc:
         log.warning("Settings file %s is invalid, using defaults: %s", path, exc)
         return Settings()
 
@@ -78,7 +202,7 @@ def load_settings(path: Path) -> Settings:
 def save_settings(settings: Settings, path: Path) -> None:
     """Write settings atomically (temp file and rename) so a crash never leaves half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(settings.model_dump(mode="json"), indent=2, sort_keys=True) + "\n"
+    text = json.dumps(settings.to_json(), indent=2, sort_keys=True) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -29,37 +29,27 @@ from PySide6.QtWidgets import (
 
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.app import AppContext
-from mneme_desktop.domain import (
-    AdversaryTemplate,
-    Campaign,
-    Character,
-    Characteristics,
-    CharacterKind,
-    Encounter,
-    new_id,
-)
-from mneme_desktop.storage import (
-    AutosaveStore,
-    CampaignLoadError,
-    CampaignLock,
-    CampaignSaveError,
-    CharacterImportError,
-    FileChangedError,
-    LockedError,
-    export_character,
-    import_character,
-    install_sample_campaign,
-    load_campaign_file,
-    save_campaign,
-)
-from mneme_desktop.ui import commands
-from mneme_desktop.ui.dialogs.settings_dialog import SettingsDialog
-from mneme_desktop.ui.document import CampaignDocument
-from mneme_desktop.ui.models.navigator_model import Group, NavigatorModel, Node
+from mneme_desktop.ui.models.navigator_nodes import Group, Node
 from mneme_desktop.ui.theme import apply_theme
 
+# Everything that needs the campaign (pydantic models, storage, the views) is imported
+# where it is used: the window paints its frame first and loads the campaign after.
 if TYPE_CHECKING:
+    from mneme_desktop.domain import (
+        AdversaryTemplate,
+        Campaign,
+        Character,
+        CharacterKind,
+        Encounter,
+    )
     from mneme_desktop.export.document import ExportTarget
+    from mneme_desktop.storage import AutosaveStore, CampaignLock
+    from mneme_desktop.ui.dialogs.settings_dialog import SettingsDialog
+    from mneme_desktop.ui.document import CampaignDocument
+    from mneme_desktop.ui.models.navigator_model import NavigatorModel
+    from mneme_desktop.ui.views.character_sheet import CharacterSheetView
+    from mneme_desktop.ui.views.encounter_view import EncounterView
+    from mneme_desktop.ui.views.healing_view import HealingView
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +74,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.context = context
         self.setObjectName("main_window")
-        self.autosaves = AutosaveStore(context.paths.autosave_dir)
+        self._autosaves: AutosaveStore | None = None
+        self._pending_open: tuple[Path | None] | None = None
         self.document: CampaignDocument | None = None
         self.navigator_model: NavigatorModel | None = None
         self._lock: CampaignLock | None = None
@@ -117,9 +108,9 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.empty_label)
         self.stack.addWidget(empty)
         self.setCentralWidget(self.stack)
-        self.sheet_view: QWidget | None = None
-        self.encounter_view: QWidget | None = None
-        self.healing_view: QWidget | None = None
+        self.sheet_view: CharacterSheetView | None = None
+        self.encounter_view: EncounterView | None = None
+        self.healing_view: HealingView | None = None
 
     def _build_docks(self) -> None:
         self.tree = QTreeView()
@@ -200,9 +191,9 @@ class MainWindow(QMainWindow):
         self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)
 
         self.add_pc_action = self._action("Add &Player Character", lambda: self.add_character(
-            CharacterKind.PLAYER), "Ctrl+Shift+P", tip="Add a new player character")
+            "player"), "Ctrl+Shift+P", tip="Add a new player character")
         self.add_npc_action = self._action("Add &NPC", lambda: self.add_character(
-            CharacterKind.NPC), "Ctrl+Shift+N", tip="Add a new non-player character")
+            "npc"), "Ctrl+Shift+N", tip="Add a new non-player character")
         self.add_template_action = self._action("Add Adversary &Template", self.add_template,
                                                 "Ctrl+Shift+T", tip="Add an adversary template")
         self.add_encounter_action = self._action("Add &Encounter", self.add_encounter,
@@ -343,6 +334,45 @@ class MainWindow(QMainWindow):
 
     # --- opening ---------------------------------------------------------------------------
 
+    @property
+    def autosaves(self) -> AutosaveStore:
+        if self._autosaves is None:
+            from mneme_desktop.storage import AutosaveStore
+
+            self._autosaves = AutosaveStore(self.context.paths.autosave_dir)
+        return self._autosaves
+
+    def open_after_first_paint(self, path: Path | None) -> None:
+        """Open the start campaign once the window's frame is on screen.
+
+        The frame needs only Qt; the campaign needs pydantic, storage and the views, which
+        together take longer to import than the frame takes to paint. A timer opens it anyway
+        if the window is never painted (started minimised, say).
+        """
+        self._pending_open = (path,)
+        name = path.name if path is not None else "your campaign"
+        self.empty_label.setText(f"<h2>Opening {name}…</h2>")
+        self.stack.setCurrentIndex(Page.EMPTY)
+        QTimer.singleShot(1000, self._finish_opening)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self._pending_open is not None:
+            QTimer.singleShot(0, self._finish_opening)
+
+    def _finish_opening(self) -> None:
+        if self._pending_open is None:
+            return
+        (path,) = self._pending_open
+        self._pending_open = None
+        if self.document is not None:
+            return
+        if self.open_initial(path):
+            return
+        if path is not None and self.open_initial(None):
+            return
+        self.new_campaign()
+
     def open_initial(self, path: Path | None) -> bool:
         """What the app opens at start: the named file, the last one, or the sample."""
         if path is not None:
@@ -356,12 +386,14 @@ class MainWindow(QMainWindow):
 
     def open_sample(self) -> bool:
         """Open a private copy of the sample, so the installed one is never written to."""
+        from mneme_desktop.storage import install_sample_campaign
+
         target = self.context.paths.data_dir / SAMPLE_NAME
         try:
             install_sample_campaign(target)
         except OSError as exc:
             self.tell("Sample campaign", f"Could not copy the sample campaign: {exc}")
-            document = CampaignDocument(self._new_campaign())
+            document = self._new_document(self._new_campaign())
             self.set_document(document)
             document.mark_unsaved()
             return True
@@ -369,6 +401,8 @@ class MainWindow(QMainWindow):
         return self.open_path(target)
 
     def _offer_untitled_recovery(self) -> bool:
+        from mneme_desktop.storage import CampaignLoadError
+
         untitled = [e for e in self.autosaves.entries() if e.untitled_id is not None]
         if not untitled:
             return False
@@ -387,12 +421,19 @@ class MainWindow(QMainWindow):
             self.tell("Recover", str(exc))
             return False
         self.autosaves.discard(entry)
-        document = CampaignDocument(campaign)
+        document = self._new_document(campaign)
         self.set_document(document)
         document.mark_unsaved()
         return True
 
     def open_path(self, path: Path) -> bool:
+        from mneme_desktop.storage import (
+            CampaignLoadError,
+            CampaignLock,
+            LockedError,
+            load_campaign_file,
+        )
+
         path = Path(path)
         if self.document is not None and self.document.path is not None and \
                 path.resolve() == self.document.path.resolve():
@@ -437,7 +478,7 @@ class MainWindow(QMainWindow):
                 self.autosaves.discard(entry)
         self._release_lock()
         self._lock = lock
-        document = CampaignDocument(campaign, path, loaded.content_hash)
+        document = self._new_document(campaign, path, loaded.content_hash)
         self.set_document(document)
         if recovered:
             document.mark_unsaved()
@@ -451,8 +492,18 @@ class MainWindow(QMainWindow):
             self._lock.release()
             self._lock = None
 
+    @staticmethod
+    def _new_document(campaign: Campaign, path: Path | None = None,
+                      file_hash: str | None = None) -> CampaignDocument:
+        from mneme_desktop.ui.document import CampaignDocument
+
+        return CampaignDocument(campaign, path, file_hash)
+
     def set_document(self, document: CampaignDocument) -> None:
         """Show ``document``: a new navigator model and new views bound to it."""
+        from mneme_desktop.ui.models.navigator_model import NavigatorModel
+
+        self._pending_open = None
         old = self.document
         self.document = document
         document.setParent(self)
@@ -488,25 +539,46 @@ class MainWindow(QMainWindow):
             self.show_page(Page.EMPTY)
 
     def _build_views(self, document: CampaignDocument) -> None:
-        from mneme_desktop.ui.views.character_sheet import CharacterSheetView
-        from mneme_desktop.ui.views.encounter_view import EncounterView
-        from mneme_desktop.ui.views.healing_view import HealingView
+        """Drop the old document's views; each view is built the first time it is shown."""
         from mneme_desktop.ui.views.time_controls import TimeControls
 
         for view in (self.sheet_view, self.encounter_view, self.healing_view):
             if view is not None:
                 self.stack.removeWidget(view)
                 view.deleteLater()
-        self.sheet_view = CharacterSheetView(document)
-        self.encounter_view = EncounterView(document)
-        self.healing_view = HealingView(document)
-        self.stack.insertWidget(Page.SHEET, self.sheet_view)
-        self.stack.insertWidget(Page.ENCOUNTER, self.encounter_view)
-        self.stack.insertWidget(Page.HEALING, self.healing_view)
-
+        self.sheet_view = self.encounter_view = self.healing_view = None
         self.time_toolbar.clear()
         self.time_controls = TimeControls(document)
         self.time_toolbar.addWidget(self.time_controls)
+
+    def _sheet(self) -> CharacterSheetView:
+        if self.sheet_view is None:
+            from mneme_desktop.ui.views.character_sheet import CharacterSheetView
+
+            assert self.document is not None
+            self.sheet_view = CharacterSheetView(self.document)
+            self.stack.insertWidget(Page.SHEET, self.sheet_view)
+        return self.sheet_view
+
+    def _encounter(self) -> EncounterView:
+        if self.encounter_view is None:
+            from mneme_desktop.ui.views.encounter_view import EncounterView
+
+            assert self.document is not None
+            self._sheet()  # the stack's pages keep their order
+            self.encounter_view = EncounterView(self.document)
+            self.stack.insertWidget(Page.ENCOUNTER, self.encounter_view)
+        return self.encounter_view
+
+    def _healing(self) -> HealingView:
+        if self.healing_view is None:
+            from mneme_desktop.ui.views.healing_view import HealingView
+
+            assert self.document is not None
+            self._encounter()
+            self.healing_view = HealingView(self.document)
+            self.stack.insertWidget(Page.HEALING, self.healing_view)
+        return self.healing_view
 
     def _first_entity_index(self) -> QModelIndex:
         model = self.navigator_model
@@ -536,7 +608,7 @@ class MainWindow(QMainWindow):
             self._show_empty(node)
             return
         if node.group is Group.ENCOUNTERS:
-            self.encounter_view.set_encounter(node.entity_id)  # type: ignore[union-attr]
+            self._encounter().set_encounter(node.entity_id)
             self.stack.setCurrentIndex(Page.ENCOUNTER)
             return
         if node.group is Group.LIBRARY:
@@ -544,7 +616,7 @@ class MainWindow(QMainWindow):
             character_id = template.stats.id if template is not None else None
         else:
             character_id = node.entity_id
-        self.sheet_view.set_character(character_id)  # type: ignore[union-attr]
+        self._sheet().set_character(character_id)
         self.stack.setCurrentIndex(Page.SHEET)
 
     def _show_empty(self, node: Node | None) -> None:
@@ -585,11 +657,11 @@ class MainWindow(QMainWindow):
         if document is None:
             return None
         if page == Page.SHEET and self.sheet_view is not None:
-            character_id = self.sheet_view.character_id()  # type: ignore[attr-defined]
+            character_id = self.sheet_view.character_id()
             template = document.template_of_stats(character_id) if character_id else None
             return template.id if template is not None else character_id
         if page == Page.ENCOUNTER and self.encounter_view is not None:
-            return self.encounter_view.encounter_id()  # type: ignore[attr-defined,no-any-return]
+            return self.encounter_view.encounter_id()
         return None
 
     def select_entity(self, entity_id: str) -> bool:
@@ -605,7 +677,8 @@ class MainWindow(QMainWindow):
         if page == Page.HEALING:
             node = self.selected_node()
             if node is not None and node.entity_id and node.group in (Group.PLAYERS, Group.NPCS):
-                self.healing_view.set_characters([node.entity_id])  # type: ignore[union-attr]
+                self._healing().set_characters([node.entity_id])
+            self._healing()
             self.stack.setCurrentIndex(Page.HEALING)
             return
         if page == Page.ENCOUNTER and self.document is not None:
@@ -640,13 +713,15 @@ class MainWindow(QMainWindow):
     # --- file actions ---------------------------------------------------------------------
 
     def _new_campaign(self) -> Campaign:
+        from mneme_desktop.domain import Campaign
+
         return Campaign(name="New Campaign")
 
     def new_campaign(self) -> None:
         if not self.maybe_save():
             return
         self._release_lock()
-        document = CampaignDocument(self._new_campaign())
+        document = self._new_document(self._new_campaign())
         self.set_document(document)
         document.mark_unsaved()
 
@@ -709,9 +784,17 @@ class MainWindow(QMainWindow):
     def _flush_views(self) -> None:
         """Commit edits a view holds back (notes typed a moment ago) before writing."""
         if self.sheet_view is not None:
-            self.sheet_view.flush_pending_edits()  # type: ignore[attr-defined]
+            self.sheet_view.flush_pending_edits()
 
     def save_to(self, path: Path, *, expected_hash: str | None) -> bool:
+        from mneme_desktop.storage import (
+            CampaignLock,
+            CampaignSaveError,
+            FileChangedError,
+            LockedError,
+            save_campaign,
+        )
+
         document = self.document
         if document is None:
             return False
@@ -752,6 +835,8 @@ class MainWindow(QMainWindow):
 
     def autosave_now(self) -> bool:
         """Write unsaved work to the autosave folder (never over the campaign file)."""
+        from mneme_desktop.storage import CampaignSaveError
+
         self._flush_views()
         document = self.document
         if document is None or not document.modified:
@@ -821,6 +906,10 @@ class MainWindow(QMainWindow):
             self.import_character_file(Path(name))
 
     def import_character_file(self, path: Path) -> Character | None:
+        from mneme_desktop.domain import new_id
+        from mneme_desktop.storage import CharacterImportError, import_character
+        from mneme_desktop.ui import commands
+
         if self.document is None:
             return None
         try:
@@ -848,6 +937,8 @@ class MainWindow(QMainWindow):
         return None
 
     def export_character_dialog(self) -> None:
+        from mneme_desktop.storage import CampaignSaveError, export_character
+
         character = self._selected_character()
         if character is None:
             self.tell("Export character", "Select a character or template first.", error=False)
@@ -894,6 +985,8 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _blank_character(name: str, kind: CharacterKind) -> Character:
+        from mneme_desktop.domain import Character, Characteristics
+
         return Character(name=name, kind=kind, characteristics=Characteristics.model_validate(
             {"str": 7, "dex": 7, "end": 7, "int": 7, "edu": 7, "soc": 7}))
 
@@ -905,9 +998,13 @@ class MainWindow(QMainWindow):
             number += 1
         return f"{base} {number}"
 
-    def add_character(self, kind: CharacterKind) -> Character | None:
+    def add_character(self, kind: CharacterKind | str) -> Character | None:
+        from mneme_desktop.domain import CharacterKind
+        from mneme_desktop.ui import commands
+
         if self.document is None:
             return None
+        kind = CharacterKind(kind)
         taken = {c.name for c in self.document.campaign.characters}
         base = "New Character" if kind is CharacterKind.PLAYER else "New NPC"
         character = self._blank_character(self._unique_name(base, taken), kind)
@@ -916,6 +1013,9 @@ class MainWindow(QMainWindow):
         return character
 
     def add_template(self) -> AdversaryTemplate | None:
+        from mneme_desktop.domain import AdversaryTemplate, CharacterKind
+        from mneme_desktop.ui import commands
+
         if self.document is None:
             return None
         taken = {t.name for t in self.document.campaign.adversary_library}
@@ -927,6 +1027,9 @@ class MainWindow(QMainWindow):
         return template
 
     def add_encounter(self) -> Encounter | None:
+        from mneme_desktop.domain import Encounter
+        from mneme_desktop.ui import commands
+
         if self.document is None:
             return None
         taken = {e.name for e in self.document.campaign.encounters}
@@ -936,6 +1039,9 @@ class MainWindow(QMainWindow):
         return encounter
 
     def duplicate_selected(self) -> None:
+        from mneme_desktop.domain import AdversaryTemplate, Encounter, new_id
+        from mneme_desktop.ui import commands
+
         node = self.selected_node()
         document = self.document
         if node is None or node.entity_id is None or document is None:
@@ -985,6 +1091,8 @@ class MainWindow(QMainWindow):
             self.tell("Rename", f"“{name}” is not a valid name.", error=False)
 
     def delete_selected(self) -> None:
+        from mneme_desktop.ui import commands
+
         node = self.selected_node()
         document = self.document
         if node is None or node.entity_id is None or document is None:
@@ -1018,6 +1126,8 @@ class MainWindow(QMainWindow):
             self.document.undo_stack.redo()
 
     def settings_dialog(self) -> SettingsDialog | None:
+        from mneme_desktop.ui.dialogs.settings_dialog import SettingsDialog
+
         if self.document is None:
             return None
         dialog = SettingsDialog(self.context.settings, self.document.threshold_basis, self)
@@ -1027,6 +1137,8 @@ class MainWindow(QMainWindow):
         return dialog
 
     def apply_settings_dialog(self, dialog: SettingsDialog) -> None:
+        from mneme_desktop.ui import commands
+
         self.context.settings = dialog.result_settings()
         self.context.save_settings()
         self.apply_settings()
@@ -1067,7 +1179,7 @@ class MainWindow(QMainWindow):
             injured = [c.id for c in document.campaign.characters if c.damage > 0]
             self.show_page(Page.HEALING)
             if injured:
-                self.healing_view.set_characters(injured)  # type: ignore[union-attr]
+                self._healing().set_characters(injured)
         else:
             self.show_page(Page.SHEET)
         app = QApplication.instance()

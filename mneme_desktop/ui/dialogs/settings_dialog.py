@@ -33,7 +33,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.setObjectName("settings_dialog")
-        self._settings = settings.model_copy(deep=True)
+        self._settings = settings.copy()
 
         rules_box = QGroupBox("Rules options (saved in this campaign)")
         rules_form = QFormLayout(rules_box)
@@ -57,20 +57,19 @@ class SettingsDialog(QDialog):
         self.theme_combo.setCurrentIndex(self.theme_combo.findData(settings.theme))
         form.addRow("Theme:", self.theme_combo)
 
-        fields = Settings.model_fields
         self.autosave_spin = QSpinBox()
         self.autosave_spin.setObjectName("autosave_spin")
         self._bound(self.autosave_spin, "autosave_interval_s")
         self.autosave_spin.setSuffix(" s")
         self.autosave_spin.setValue(settings.autosave_interval_s)
-        self.autosave_spin.setToolTip(fields["autosave_interval_s"].description or "")
+        self.autosave_spin.setToolTip(Settings.limits("autosave_interval_s").description)
         form.addRow("Autosave every:", self.autosave_spin)
 
         self.backups_spin = QSpinBox()
         self.backups_spin.setObjectName("backups_spin")
         self._bound(self.backups_spin, "backup_count")
         self.backups_spin.setValue(settings.backup_count)
-        self.backups_spin.setToolTip(fields["backup_count"].description or "")
+        self.backups_spin.setToolTip(Settings.limits("backup_count").description)
         form.addRow("Backups kept:", self.backups_spin)
 
         print_box = QGroupBox("Printing")
@@ -102,13 +101,11 @@ class SettingsDialog(QDialog):
     @staticmethod
     def _bound(spin: QSpinBox, name: str) -> None:
         """Limits come from the Settings declaration, so the dialog cannot offer a bad value."""
-        for meta in Settings.model_fields[name].metadata:
-            low = getattr(meta, "ge", None)
-            high = getattr(meta, "le", None)
-            if low is not None:
-                spin.setMinimum(int(low))
-            if high is not None:
-                spin.setMaximum(int(high))
+        limits = Settings.limits(name)
+        if limits.minimum is not None:
+            spin.setMinimum(limits.minimum)
+        if limits.maximum is not None:
+            spin.setMaximum(limits.maximum)
 
     def result_settings(self) -> Settings:
         settings = self._settings

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import IntEnum
 from typing import Any
 
 from pydantic import ValidationError
@@ -12,32 +10,10 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 from mneme_desktop.domain import AdversaryTemplate, Character, CharacterKind, Encounter
 from mneme_desktop.ui import commands
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.models.navigator_nodes import Group, Node
 from mneme_desktop.ui.models.roles import ENTITY_ROLE, ID_ROLE, SORT_ROLE, WOUND_STATE_ROLE
 
 AnyIndex = QModelIndex | QPersistentModelIndex
-
-
-class Group(IntEnum):
-    PLAYERS = 0
-    NPCS = 1
-    LIBRARY = 2
-    ENCOUNTERS = 3
-
-    @property
-    def label(self) -> str:
-        return ("Player Characters", "NPCs", "Adversary Library", "Encounters")[self]
-
-
-@dataclass(frozen=True)
-class Node:
-    """What a navigator row stands for: a group heading, or one entity by id."""
-
-    group: Group
-    entity_id: str | None = None
-
-    @property
-    def is_group(self) -> bool:
-        return self.entity_id is None
 
 
 class NavigatorModel(QAbstractItemModel):

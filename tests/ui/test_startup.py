@@ -1,0 +1,139 @@
+"""Start-up as a referee sees it: the window's frame paints first, the campaign follows."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from mneme_desktop.app import AppContext, quicken_pyside_module_scan
+from mneme_desktop.storage import build_sample_campaign, save_campaign
+from mneme_desktop.ui.main_window import MainWindow, Page
+
+
+@pytest.fixture
+def context(app_paths):
+    return AppContext.create(app_paths)
+
+
+def close(window: MainWindow) -> None:
+    window.discard_and_close()
+    window.deleteLater()
+
+
+def test_the_window_module_imports_no_campaign_code() -> None:
+    """What the first paint needs is Qt only: no pydantic, domain, storage or views."""
+    code = textwrap.dedent("""
+        import sys
+        import mneme_desktop.ui.main_window
+        loaded = sorted(m for m in sys.modules if m.split(".")[0] == "pydantic"
+                        or m.startswith(("mneme_desktop.domain", "mneme_desktop.storage",
+                                         "mneme_desktop.rules", "mneme_desktop.ui.views",
+                                         "mneme_desktop.ui.document")))
+        print(",".join(loaded))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stdout.strip() == ""
+
+
+def test_the_campaign_opens_after_the_first_paint(qtbot, context):
+    window = MainWindow(context)
+    window.open_after_first_paint(None)
+    assert window.document is None
+    assert "Opening" in window.empty_label.text()
+    window.show()
+    qtbot.waitUntil(lambda: window.document is not None, timeout=10_000)
+    assert window.document.path == context.paths.data_dir / "Sample Campaign.mneme"
+    assert window.stack.currentIndex() == Page.SHEET
+    assert window.sheet_view is not None and window.sheet_view.isVisible()
+    close(window)
+
+
+def test_an_unopenable_file_at_start_says_why_and_opens_the_usual_campaign(qtbot, context,
+                                                                         tmp_path, caplog):
+    bad = tmp_path / "bad.mneme"
+    bad.write_text("{ not json", encoding="utf-8")
+    window = MainWindow(context)
+    window.queue_dialog_answer(QMessageBox.StandardButton.Ok)  # the "cannot open" message
+    window.open_after_first_paint(bad)
+    window.show()
+    qtbot.waitUntil(lambda: window.document is not None, timeout=10_000)
+    assert window.document.path == context.paths.data_dir / "Sample Campaign.mneme"
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Cannot open")]
+    assert said and "bad.mneme" in said[0]
+    assert bad.read_text(encoding="utf-8") == "{ not json"
+    close(window)
+
+
+def test_opening_a_file_before_the_start_campaign_loaded_wins(qtbot, context, tmp_path):
+    chosen = tmp_path / "chosen.mneme"
+    campaign = build_sample_campaign()
+    campaign.name = "Chosen"
+    save_campaign(campaign, chosen, backups=0)
+    window = MainWindow(context)
+    window.open_after_first_paint(None)
+    assert window.open_path(chosen)  # the referee was quicker than the deferred open
+    window.show()
+    qtbot.wait(50)
+    window._finish_opening()
+    assert window.document is not None and window.document.campaign.name == "Chosen"
+    close(window)
+
+
+def test_views_are_built_when_first_shown(qtbot, context, tmp_path):
+    path = tmp_path / "c.mneme"
+    save_campaign(build_sample_campaign(), path, backups=0)
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    assert window.open_initial(path)
+    assert window.sheet_view is not None
+    assert window.encounter_view is None and window.healing_view is None
+    window.show_page(Page.ENCOUNTER)
+    assert window.encounter_view is not None
+    assert window.stack.currentWidget() is window.encounter_view
+    window.show_page(Page.HEALING)
+    assert window.stack.currentWidget() is window.healing_view
+    window.show_page(Page.SHEET)
+    assert window.stack.currentWidget() is window.sheet_view
+
+
+def test_quickened_module_scan_gives_pyside_the_same_answers() -> None:
+    feature = sys.modules["shibokensupport.feature"]
+    quicken_pyside_module_scan()
+    check = feature._mod_uses_pyside
+    assert getattr(check, "quickened", False)
+    assert not quicken_pyside_module_scan()  # once is enough
+    import json
+
+    import mneme_desktop.rules.dice as pure
+    import mneme_desktop.ui.main_window as uses_qt
+
+    assert check(uses_qt) is True
+    assert check(pure) is False
+    assert check(json) is False
+    assert check(sys) is False  # built in: PySide6's own answer
+
+
+def test_storage_loads_character_import_and_the_sample_on_demand() -> None:
+    code = textwrap.dedent("""
+        import sys
+        import mneme_desktop.storage as storage
+        before = "mneme_desktop.storage.characters" in sys.modules
+        storage.import_character
+        after = "mneme_desktop.storage.characters" in sys.modules
+        print(before, after, callable(storage.install_sample_campaign))
+        try:
+            storage.no_such_name
+        except AttributeError as exc:
+            print("AttributeError", exc)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=True, cwd=Path(__file__).parents[2])
+    lines = done.stdout.splitlines()
+    assert lines[0] == "False True True"
+    assert lines[1].startswith("AttributeError") and "no_such_name" in lines[1]
