@@ -9,6 +9,7 @@ already applied); armor passed here must be in the same units (see :func:`scaled
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass
@@ -247,6 +248,7 @@ def armored_distribution(
     return dict(sorted(per_roll.items()))
 
 
+@functools.lru_cache(maxsize=1024)
 def expected_kept_damage(
     dice: DiceExpression, rolls: int, keep: int, armor: int = 0, effect: int = 0
 ) -> Fraction:
@@ -271,10 +273,11 @@ def expected_kept_damage(
 
 
 def _expected_min_binomial(n: int, p: Fraction, k: int) -> Fraction:
-    return sum(
-        (comb(n, i) * p**i * (1 - p) ** (n - i) * min(i, k) for i in range(n + 1)),
-        start=Fraction(0),
-    )
+    """E[min(k, X)] for X ~ Binomial(n, p), summed over one denominator in integers (the
+    same exact value as summing Fractions term by term, a good deal faster)."""
+    a, b = p.numerator, p.denominator
+    total = sum(comb(n, i) * a**i * (b - a) ** (n - i) * min(i, k) for i in range(n + 1))
+    return Fraction(total, b**n)
 
 
 def expected_damage(

@@ -347,3 +347,16 @@ def test_expected_kept_damage_matches_brute_force(
     exact = expected_kept_damage(dice, rolls, keep, armor, effect)
     assert isinstance(exact, Fraction)
     assert exact == brute_expected(dice, rolls, keep, armor, effect)
+
+
+@given(st.integers(0, 8), st.integers(0, 30), st.integers(1, 30), st.integers(0, 8))
+def test_expected_min_binomial_matches_the_term_by_term_sum(n, a, b, k) -> None:
+    """The one-denominator integer sum gives exactly the textbook sum of Fractions."""
+    from math import comb
+
+    from mneme_desktop.rules.damage import _expected_min_binomial
+
+    p = Fraction(min(a, b), b)
+    textbook = sum((comb(n, i) * p**i * (1 - p) ** (n - i) * min(i, k) for i in range(n + 1)),
+                   Fraction(0))
+    assert _expected_min_binomial(n, p, k) == textbook

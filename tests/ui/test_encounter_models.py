@@ -174,3 +174,43 @@ def test_catalog_terms_and_targets_models(qapp):
     targets.set_candidates([("b", "Raider 2", Side.ENEMIES, "AR 4")])
     assert targets.checked() == [] and targets.data(targets.index(0, 0), ID_ROLE) == "b"
     assert targets.rowCount(QModelIndex()) == 1
+
+
+def test_changes_are_signalled_for_the_cells_that_changed(document):
+    """Qt repaints what dataChanged names: an action spent repaints the Actions cell, a new
+    round the Actions column, not the whole table."""
+    turn = TurnOrderModel(document)
+    encounter = encounter_of(document)
+    turn.set_encounter(encounter.id)
+    rng = random.Random(5)
+    run(document, lambda c, e: fight.add_adversaries_patch(c, e, c.adversary_library[0], 12))
+    run(document, lambda c, e: fight.roll_initiative_patch(c, e, rng))
+    run(document, fight.start_patch)
+    changes: list[tuple[int, int, int, int]] = []
+    turn.dataChanged.connect(lambda a, b, _roles=(): changes.append(
+        (a.row(), b.row(), a.column(), b.column())))
+    actions = TurnOrderModel.COL_ACTIONS
+    run(document, lambda c, e: fight.take_action_patch(c, e, e.current_combatant.id,
+                                                       "quick_scan"))
+    assert changes == [(0, 0, actions, actions)]
+    changes.clear()
+    for _ in range(len(encounter.combatants) - 1):
+        run(document, lambda c, e: fight.next_turn_patch(c, e, rng))
+        run(document, lambda c, e: fight.take_action_patch(c, e, e.current_combatant.id,
+                                                           "quick_scan"))
+    changes.clear()
+    run(document, lambda c, e: fight.next_turn_patch(c, e, rng))  # a new round
+    whole_rows = [c for c in changes if (c[2], c[3]) == (0, len(TurnOrderModel.HEADERS) - 1)]
+    last = turn.rowCount() - 1
+    assert sorted((c[0], c[1]) for c in whole_rows) == [(0, 0), (last, last)]  # turn moved
+    assert (1, last - 1, actions, actions) in changes  # everyone's actions came back at once
+
+
+def test_every_row_field_is_drawn_in_some_column() -> None:
+    from dataclasses import fields
+
+    from mneme_desktop.ui.models import encounter_models as models
+
+    named = set(models._ROW_WIDE).union(*models._COLUMN_FIELDS)
+    assert {f.name for f in fields(models._Row)} == named
+    assert len(models._COLUMN_FIELDS) == len(TurnOrderModel.HEADERS)

@@ -140,6 +140,32 @@ class _Row:
     task: tuple[str, int, int] | None
 
 
+# What each turn-order column is drawn from; a change in a row-wide field (the turn
+# highlight, the greyed-out look of a combatant who cannot act) repaints the whole row.
+_ROW_WIDE = ("id", "character_id", "place", "current", "can_act", "state", "delayed")
+_COLUMN_FIELDS: tuple[tuple[str, ...], ...] = (
+    ("place", "current"),  # Turn
+    ("initiative", "tie", "dice"),  # Init
+    ("name", "delayed", "side"),  # Combatant
+    ("spent",),  # Actions
+    ("damage", "hp", "thresholds"),  # HP
+    ("state", "penalty"),  # State
+    ("conditions", "dying_due"),  # Conditions
+    ("aim", "aim_target"),  # Aim
+    ("stance", "cover"),  # Stance
+    ("task",),  # Task
+)
+
+
+def _changed_columns(old: _Row, new: _Row) -> tuple[int, int] | None:
+    """The first and last column whose cells differ between two versions of a row."""
+    if any(getattr(old, name) != getattr(new, name) for name in _ROW_WIDE):
+        return 0, len(_COLUMN_FIELDS) - 1
+    columns = [column for column, names in enumerate(_COLUMN_FIELDS)
+               if any(getattr(old, name) != getattr(new, name) for name in names)]
+    return (columns[0], columns[-1]) if columns else None
+
+
 class TurnOrderModel(QAbstractTableModel):
     """The encounter's combatants in initiative order (Ch.6: descending), one row each."""
 
@@ -214,8 +240,12 @@ class TurnOrderModel(QAbstractTableModel):
         order = encounter.initiative_order()
         self._sync_structure(campaign, encounter, order)
         fresh = self._compute(campaign, encounter, order)
-        changed = [i for i, (old, new) in enumerate(zip(self._rows, fresh, strict=True))
-                   if old is not new and old != new]
+        changed = []
+        for number, (old, new) in enumerate(zip(self._rows, fresh, strict=True)):
+            if old is not new and old != new:
+                columns = _changed_columns(old, new)
+                if columns is not None:
+                    changed.append((number, columns))
         self._rows = fresh
         if len(self._cells) > 2 * len(fresh) + 16:
             live = {r.id for r in fresh}
@@ -494,17 +524,20 @@ class TurnOrderModel(QAbstractTableModel):
             self.changePersistentIndexList(before, after)
             self.layoutChanged.emit()
 
-    def _emit_changed(self, rows: list[int]) -> None:
-        last_column = self.columnCount() - 1
-        start = None
-        previous = None
-        for row in [*rows, None]:
-            if row is not None and previous is not None and row == previous + 1:
+    def _emit_changed(self, rows: list[tuple[int, tuple[int, int]]]) -> None:
+        """One dataChanged per run of neighbouring rows whose same columns changed, so Qt
+        repaints those cells only (a new round repaints the Actions column, not the table)."""
+        start = previous = None
+        span: tuple[int, int] | None = None
+        for row, columns in [*rows, (None, None)]:
+            if row is not None and previous is not None and row == previous + 1 and \
+                    columns == span:
                 previous = row
                 continue
-            if start is not None and previous is not None:
-                self.dataChanged.emit(self.index(start, 0), self.index(previous, last_column))
+            if start is not None and previous is not None and span is not None:
+                self.dataChanged.emit(self.index(start, span[0]), self.index(previous, span[1]))
             start = previous = row
+            span = columns
 
     def _encounter_changed(self, encounter_id: str) -> None:
         if encounter_id == self._encounter_id:
