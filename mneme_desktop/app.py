@@ -233,6 +233,15 @@ def install_exception_hook(context: AppContext, app: QApplication, window: objec
 
     def hook(exc_type: type[BaseException], exc: BaseException,
              tb: TracebackType | None) -> None:
+        from mneme_desktop.ui.document import EditRefusedError
+
+        if isinstance(exc, EditRefusedError):
+            # Not a fault: the domain said no and the document kept nothing of the step.
+            log.warning("Edit refused: %s", exc)
+            tell = getattr(window, "tell", None)
+            if callable(tell):
+                tell("Change not made", f"That change was not made: {exc}", error=False)
+            return
         text = "".join(traceback.format_exception(exc_type, exc, tb))
         log.error("Unhandled exception:\n%s", text)
         context.errors.append(text)

@@ -7,20 +7,18 @@ change under them, so undo always restores exactly what was there.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
 from mneme_desktop.domain import AdversaryTemplate, Campaign, Character, Encounter
-
-if TYPE_CHECKING:
-    from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.document import CampaignDocument, DocumentCommand
 
 # Ids for QUndoCommand.mergeWith: consecutive edits of one kind merge into one step.
 MERGE_CHARACTER_EDIT = 1001
 
 
-class EditCharacterCommand(QUndoCommand):
+class EditCharacterCommand(DocumentCommand):
     """Replace a character sheet with an edited copy (the caller validated the copy).
 
     With a ``merge_key``, consecutive edits of the same thing (dragging the HP bar,
@@ -41,7 +39,7 @@ class EditCharacterCommand(QUndoCommand):
     def character_id(self) -> str:
         return self._after.id
 
-    def redo(self) -> None:
+    def do(self) -> None:
         self._document.replace_character(self._after.model_copy(deep=True))
 
     def undo(self) -> None:
@@ -74,7 +72,7 @@ def edit_character(document: CampaignDocument, character: Character, text: str,
     return edited
 
 
-class CampaignChangeCommand(QUndoCommand):
+class CampaignChangeCommand(DocumentCommand):
     """A change described by a pair of functions on the campaign and what it touched.
 
     ``apply`` and ``revert`` must be exact inverses; ``notify`` tells the document which
@@ -90,7 +88,7 @@ class CampaignChangeCommand(QUndoCommand):
         self._revert = revert
         self._notify = notify
 
-    def redo(self) -> None:
+    def do(self) -> None:
         self._apply(self._document.campaign)
         self._notify(self._document)
 

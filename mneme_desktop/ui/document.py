@@ -8,6 +8,7 @@ the signal every interested view listens to. One document per open campaign, one
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -15,6 +16,37 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from mneme_desktop.domain import AdversaryTemplate, Campaign, Character, Encounter
 from mneme_desktop.rules.wounds import ThresholdBasis
+
+log = logging.getLogger(__name__)
+
+
+class EditRefusedError(ValueError):
+    """A step the domain refused while it was being made; the campaign is as it was."""
+
+
+class DocumentCommand(QUndoCommand):
+    """A command whose failure leaves no trace: if ``do`` raises, whatever part of it
+    happened is taken back with ``undo`` and the command marks itself obsolete, so Qt drops
+    it from the stack instead of keeping a step that never happened (a later push or undo
+    would otherwise act on a campaign the stack does not describe)."""
+
+    failures: list[BaseException] | None = None
+
+    def do(self) -> None:
+        raise NotImplementedError
+
+    def redo(self) -> None:
+        try:
+            self.do()
+        except Exception as exc:
+            log.exception("Edit %r failed and was taken back", self.text())
+            try:
+                self.undo()
+            except Exception:
+                log.exception("Taking back the failed edit %r failed too", self.text())
+            self.setObsolete(True)
+            if self.failures is not None:
+                self.failures.append(exc)
 
 
 class CampaignDocument(QObject):
@@ -80,8 +112,21 @@ class CampaignDocument(QObject):
         return self.campaign.rules_options.threshold_basis
 
     def push(self, command: QUndoCommand) -> None:
-        """Every edit goes through here, so it is undoable and marks the campaign modified."""
+        """Every edit goes through here, so it is undoable and marks the campaign modified.
+
+        A :class:`DocumentCommand` that fails is not kept; a refusal by the domain (a
+        ``ValueError``, pydantic's validation errors among them) is raised as
+        :class:`EditRefusedError` with the reason, anything else as it was.
+        """
+        failures: list[BaseException] = []
+        if isinstance(command, DocumentCommand):
+            command.failures = failures
         self.undo_stack.push(command)
+        if failures:
+            failure = failures[0]
+            if isinstance(failure, ValueError):
+                raise EditRefusedError(str(failure)) from failure
+            raise failure
 
     # --- finding things ----------------------------------------------------------------
 

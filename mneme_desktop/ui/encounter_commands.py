@@ -8,14 +8,10 @@ encounter changed (views diff their rows), then whether the clock moved.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtGui import QUndoCommand
 
 from mneme_desktop.domain.combat import EncounterPatch
-
-if TYPE_CHECKING:
-    from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.document import CampaignDocument, DocumentCommand
 
 __all__ = ["MERGE_ENCOUNTER_EDIT", "EncounterCommand", "push_patch"]
 
@@ -23,7 +19,7 @@ MERGE_ENCOUNTER_EDIT = 1101
 """QUndoCommand id shared by mergeable encounter steps (see :attr:`EncounterPatch.merge_key`)."""
 
 
-class EncounterCommand(QUndoCommand):
+class EncounterCommand(DocumentCommand):
     """One referee step in a fight; consecutive steps with the same merge key are one."""
 
     def __init__(self, document: CampaignDocument, patch: EncounterPatch) -> None:
@@ -35,7 +31,7 @@ class EncounterCommand(QUndoCommand):
     def patch(self) -> EncounterPatch:
         return self._patches[-1]
 
-    def redo(self) -> None:
+    def do(self) -> None:
         campaign = self._document.campaign
         for patch in self._patches:
             patch.apply(campaign)
