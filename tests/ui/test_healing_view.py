@@ -458,3 +458,21 @@ def test_the_infirmary_is_undoable_once_the_campaign_keeps_one(qtbot, monkeypatc
     assert document.campaign.infirmary.medics == []
     assert widget.staff_model.rowCount() == 0
     assert not widget.warning_label.isHidden()
+
+
+def test_a_hidden_planner_catches_up_when_shown(view: HealingView, document, monkeypatch):
+    from mneme_desktop.ui import commands
+
+    refreshed: list[bool] = []
+    original = view._refresh_projections
+    monkeypatch.setattr(view, "_refresh_projections",
+                        lambda: (refreshed.append(True), original())[1])
+    view.hide()
+    cyd = next(c for c in document.campaign.characters if c.name == "Cyd")
+    for damage in (5, 6, 7):
+        commands.edit_character(document, cyd, "Wound", lambda c, d=damage: setattr(
+            c, "damage", d))
+        cyd = document.campaign.find_character(cyd.id)
+    assert refreshed == []  # nothing projected while nobody looks
+    view.show()
+    assert refreshed == [True]  # once, with the latest sheet

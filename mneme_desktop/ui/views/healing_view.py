@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from PySide6.QtCore import QAbstractItemModel, Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -289,6 +290,7 @@ class HealingView(QWidget):
         self._local_infirmary = Infirmary()
         self._projections: dict[str, tuple[Projection, Projection]] = {}
         self._refreshing = False
+        self._stale = False
 
         self.patients_model = PatientListModel(document, self)
         self.patients_table = _table(self.patients_model, self, "healingPatients")
@@ -704,7 +706,18 @@ class HealingView(QWidget):
         self.patients_model.set_checked_ids(injured)
 
     def _document_changed(self, *_: object) -> None:
+        # Projecting a year for every patient is the planner's dearest step: while the
+        # planner is hidden (a fight is on screen) it waits until it is shown again.
+        if not self.isVisible():
+            self._stale = True
+            return
         self._refresh_all()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._stale:
+            self._stale = False
+            self._refresh_all()
+        super().showEvent(event)
 
     def _refresh_all(self) -> None:
         self._refresh_projections()
