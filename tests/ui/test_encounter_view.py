@@ -141,6 +141,18 @@ def test_initiative_dialog_ambush_and_typed_dice(qtbot, view):
     qtbot.waitUntil(lambda: table.state() != QAbstractItemView.State.EditingState)
     assert sheet(view, "Mara Vey")[1].initiative == 13
     assert view.encounter().log[-1].text == "Mara Vey: initiative 13 (6+6) entered"
+    # A refusal is explained, and the explanation goes once a good value is typed.
+    for typed, refused in (("soon", True), ("11", False)):
+        row = model.row_of(sheet(view, "Mara Vey")[1].id)
+        table.setCurrentIndex(model.index(row, TurnOrderModel.COL_INIT))
+        qtbot.keyClick(table, Qt.Key.Key_F2)
+        editor = table.focusWidget()
+        qtbot.keyClick(editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClicks(editor, typed)
+        qtbot.keyClick(editor, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: table.state() != QAbstractItemView.State.EditingState)
+        assert ("neither an initiative value" in view.message_label.message()) is refused
+    assert sheet(view, "Mara Vey")[1].initiative == 11
 
 
 def test_ties_are_reordered_with_ctrl_arrows(qtbot, view):

@@ -176,6 +176,8 @@ class TurnOrderModel(QAbstractTableModel):
 
     refused = Signal(str)
     """An edit the rules refused (an initiative that is not a number or two dice)."""
+    edit_accepted = Signal()
+    """An edit in the table was made (a refusal shown for an earlier one no longer holds)."""
 
     def __init__(self, document: CampaignDocument, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -381,6 +383,7 @@ class TurnOrderModel(QAbstractTableModel):
         except ValueError as exc:
             self.refused.emit(str(exc))
             return False
+        self.edit_accepted.emit()
         return True
 
     # --- rows ------------------------------------------------------------------------

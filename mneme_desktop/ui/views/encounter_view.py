@@ -986,6 +986,7 @@ class EncounterView(QWidget):
         document.character_changed.connect(lambda _id: self._panel_refresh.start())
         document.structure_changed.connect(self._structure_changed)
         self.turn_model.refused.connect(self.show_message)
+        self.turn_model.edit_accepted.connect(lambda: self.show_message(""))
         self.set_encounter(None)
 
     # --- layout ------------------------------------------------------------------------
