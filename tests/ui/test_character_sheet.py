@@ -591,3 +591,21 @@ def test_a_deleted_sheet_no_longer_listens(qtbot, document: CampaignDocument,
     document.structure_changed.emit()
     document.rules_changed.emit()
     assert current(document, character_id).damage == 3
+
+
+def test_an_out_of_range_keystroke_is_explained(
+    qtbot, view: CharacterSheetView, document: CampaignDocument, character_id: str
+) -> None:
+    spin = view.spin_boxes["str"]
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    from mneme_desktop.domain import MAX_CHARACTERISTIC
+
+    qtbot.keyClicks(spin, "9")
+    qtbot.keyClicks(spin, "9")  # 99 is above the maximum: the keystroke is not taken
+    assert spin.lineEdit().text() == "9"
+    assert f"Strength runs from 0 to {MAX_CHARACTERISTIC}" in view.message_label.text()
+    count = document.undo_stack.count()
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert current(document, character_id).characteristics.strength == 9
+    assert document.undo_stack.count() == count + 1

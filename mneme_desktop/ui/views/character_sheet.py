@@ -79,6 +79,7 @@ from mneme_desktop.ui.models.sheet_models import (
     describe_error,
     format_modifier,
 )
+from mneme_desktop.ui.widgets.bounded_spin import BoundedSpinBox
 from mneme_desktop.ui.widgets.box_chart import DamageBoxChart
 from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
 from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
@@ -448,14 +449,16 @@ class CharacterSheetView(QWidget):
             key = code.value
             name = QLabel(f"<b>{key.upper()}</b>")
             name.setToolTip(_CHARACTERISTIC_NAMES[code])
-            spin = QSpinBox()
+            spin = BoundedSpinBox(_CHARACTERISTIC_NAMES[code])
+            spin.refused.connect(self.show_message)
             spin.setObjectName(f"{key}Spin")
             spin.setRange(0, MAX_CHARACTERISTIC)
             spin.setKeyboardTracking(False)
             spin.setAccessibleName(_CHARACTERISTIC_NAMES[code])
             spin.setToolTip(f"{_CHARACTERISTIC_NAMES[code]} (0 to {MAX_CHARACTERISTIC})")
             name.setBuddy(spin)
-            damage = QSpinBox()
+            damage = BoundedSpinBox(f"{key.upper()} damage")
+            damage.refused.connect(self.show_message)
             damage.setObjectName(f"{key}DamageSpin")
             damage.setRange(0, MAX_CHARACTERISTIC)
             damage.setKeyboardTracking(False)
@@ -496,7 +499,8 @@ class CharacterSheetView(QWidget):
         self.hp_label.setObjectName("hpLabel")
         self.hp_label.setToolTip("HP = STR + DEX + END")
         form.addRow("HP:", self.hp_label)
-        self.damage_spin = QSpinBox()
+        self.damage_spin = BoundedSpinBox("Damage")
+        self.damage_spin.refused.connect(self.show_message)
         self.damage_spin.setObjectName("damageSpin")
         self.damage_spin.setRange(0, 99_999)
         self.damage_spin.setKeyboardTracking(False)

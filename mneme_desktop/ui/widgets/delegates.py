@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from mneme_desktop.rules.dice import DiceParseError, parse_dice
 from mneme_desktop.ui.models.roles import CHOICES_ROLE, EDITOR_ROLE, VALUE_ROLE
+from mneme_desktop.ui.widgets.bounded_spin import BoundedSpinBox
 
 __all__ = [
     "DiceLineEdit",
@@ -153,7 +154,8 @@ class SheetItemDelegate(QStyledItemDelegate):
             return super().createEditor(parent, option, index)
         editor: QWidget
         if spec.kind is EditorKind.INTEGER:
-            spin = QSpinBox(parent)
+            spin = BoundedSpinBox(_header(index), parent)
+            spin.refused.connect(self.edit_refused)
             spin.setRange(spec.minimum, spec.maximum)
             spin.setFrame(False)
             editor = spin
