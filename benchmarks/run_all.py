@@ -120,7 +120,11 @@ def storage(runs: int) -> list[Row]:
 
 
 def encounter(runs: int) -> list[Row]:
-    from bench_encounter import GOAL_MS, build, timed
+    """Each step timed until the screen is up to date: the undoable step, the rows' diffs
+    and Qt's paint of what changed (``processEvents``). The baseline is one synchronous
+    repaint of the whole encounter screen; the last row adds that repaint to a turn, the
+    worst case where nothing on screen could be kept."""
+    from bench_encounter import GOAL_MS, _last_turn_patch, build, timed
     from PySide6.QtWidgets import QApplication
 
     from mneme_desktop.domain import Side
@@ -139,28 +143,39 @@ def encounter(runs: int) -> list[Row]:
     targets = [c for c in order if c.side is Side.ENEMIES][:2]
     resolver = view.resolver
     resolver.spend_check.setChecked(False)
-    repaint, turns, attacks = [], [], []
+    repaint, turns, rounds, attacks, worst = [], [], [], [], []
     for _ in range(runs):
         repaint.append(timed(app, view, lambda: None, True)[0])
         if fight.turn_index + 1 >= len(order):
             view.next_turn()
-        turns.append(timed(app, view, view.next_turn, True)[0])
+        turns.append(timed(app, view, view.next_turn, False)[0])
+        if fight.turn_index + 1 >= len(order):
+            view.next_turn()
+        worst.append(timed(app, view, view.next_turn, True)[0])
+    for _ in range(max(3, runs // 3)):
+        view.run(_last_turn_patch)
+        rounds.append(timed(app, view, view.next_turn, False)[0])
     view.tabs.setCurrentIndex(1)
     for _ in range(runs):
         resolver.set_attacker(shooter.id)
         resolver.set_targets([t.id for t in targets])
         if resolver.roll() is None:
             raise RuntimeError(resolver.problem_label.text())
-        attacks.append(timed(app, view, resolver.apply, True)[0])
+        attacks.append(timed(app, view, resolver.apply, False)[0])
     base = statistics.median(repaint) / 1000
     rows = []
-    for what, samples in (("Next turn, 200 combatants, with repaint", turns),
-                          ("Apply damage (attack on 2), with repaint", attacks)):
+    for what, samples, goal in (
+            ("Next turn, 200 combatants (screen up to date)", turns, True),
+            ("Apply damage, attack on 2 (screen up to date)", attacks, True),
+            ("Next turn into a new round (screen up to date)", rounds, False),
+            ("Next turn + full repaint of the screen", worst, False)):
         ours = statistics.median(samples) / 1000
-        row = _row(what, ours, base, "repaint alone", None)
-        verdict = "ok" if ours * 1000 < GOAL_MS else "OVER"
-        rows.append(Row(row.what, row.ours, row.baseline, row.ratio,
-                        f"< {GOAL_MS:.0f} ms", verdict))
+        row = _row(what, ours, base, "full repaint", None)
+        if goal:
+            rows.append(Row(row.what, row.ours, row.baseline, row.ratio,
+                            f"< {GOAL_MS:.0f} ms", "ok" if ours * 1000 < GOAL_MS else "OVER"))
+        else:
+            rows.append(row)
     view.deleteLater()
     return rows
 
