@@ -130,26 +130,26 @@ class Settings:
         self.last_campaign = text
 
 
-_ENUMS: dict[str, type[StrEnum]] = {"theme": Theme, "page_size": PageSize}
-_BOOLS = ("print_current_damage", "first_run_done")
-_INTS = ("autosave_interval_s", "backup_count")
-_STRINGS = ("window_geometry", "window_state")
+_ENUMS: dict[str, type[StrEnum]] = {"Theme": Theme, "PageSize": PageSize}
 
 
 def _checked(name: str, value: Any) -> Any:
-    """``value`` converted to setting ``name``'s type, or SettingsError saying why not."""
-    if name in _ENUMS:
-        enum = _ENUMS[name]
+    """``value`` converted to setting ``name``'s declared type, or SettingsError saying why."""
+    kind = _TYPES.get(name)
+    if kind is None:
+        raise AttributeError(f"there is no setting {name!r}")
+    if kind in _ENUMS:
+        enum = _ENUMS[kind]
         try:
             return enum(value)
         except ValueError:
             allowed = ", ".join(member.value for member in enum)
             raise SettingsError(f"{name} must be one of {allowed}, not {value!r}") from None
-    if name in _BOOLS:
+    if kind == "bool":
         if not isinstance(value, bool):
             raise SettingsError(f"{name} must be true or false, not {value!r}")
         return value
-    if name in _INTS:
+    if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
             raise SettingsError(f"{name} must be a whole number, not {value!r}")
         limits = Settings.limits(name)
@@ -158,29 +158,24 @@ def _checked(name: str, value: Any) -> Any:
         if limits.maximum is not None and value > limits.maximum:
             raise SettingsError(f"{name} must be at most {limits.maximum}, not {value}")
         return value
-    if name in _STRINGS:
+    if kind == "str" or (kind == "str | None" and value is not None):
         if not isinstance(value, str):
             raise SettingsError(f"{name} must be text, not {value!r}")
         return value
-    if name == "last_campaign":
-        if value is not None and not isinstance(value, str):
-            raise SettingsError(f"{name} must be a path or null, not {value!r}")
-        return value
-    if name == "recent_files":
+    if kind == "str | None":
+        return None
+    if kind == "list[str]":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise SettingsError(f"{name} must be a list of paths")
         return list(value[:MAX_RECENT_FILES])
-    raise AttributeError(f"there is no setting {name!r}")
+    raise TypeError(f"setting {name} has a type the settings cannot check: {kind}")
 
 
-def _all_settings_checked() -> None:
-    """Every declared field has a checker: a new setting cannot skip validation."""
-    for item in fields(Settings):
-        factory: Any = item.default_factory
-        _checked(item.name, factory() if item.default is MISSING else item.default)
-
-
-_all_settings_checked()
+# The annotations are strings (``from __future__ import annotations``): the declared types.
+_TYPES: dict[str, str] = {item.name: str(item.type) for item in fields(Settings)}
+for _item in fields(Settings):  # every declared default passes its own check
+    _factory: Any = _item.default_factory
+    _checked(_item.name, _factory() if _item.default is MISSING else _item.default)
 
 
 def load_settings(path: Path) -> Settings:

@@ -107,6 +107,8 @@ class MainWindow(QMainWindow):
         self.empty_label.setWordWrap(True)
         layout.addWidget(self.empty_label)
         self.stack.addWidget(empty)
+        for _page in (Page.SHEET, Page.ENCOUNTER, Page.HEALING):
+            self.stack.addWidget(QWidget())  # stands in until the view is first shown
         self.setCentralWidget(self.stack)
         self.sheet_view: CharacterSheetView | None = None
         self.encounter_view: EncounterView | None = None
@@ -542,14 +544,21 @@ class MainWindow(QMainWindow):
         """Drop the old document's views; each view is built the first time it is shown."""
         from mneme_desktop.ui.views.time_controls import TimeControls
 
-        for view in (self.sheet_view, self.encounter_view, self.healing_view):
+        for page, view in ((Page.SHEET, self.sheet_view), (Page.ENCOUNTER, self.encounter_view),
+                           (Page.HEALING, self.healing_view)):
             if view is not None:
-                self.stack.removeWidget(view)
-                view.deleteLater()
+                self._set_page(page, QWidget())
         self.sheet_view = self.encounter_view = self.healing_view = None
         self.time_toolbar.clear()
         self.time_controls = TimeControls(document)
         self.time_toolbar.addWidget(self.time_controls)
+
+    def _set_page(self, page: int, widget: QWidget) -> None:
+        """Put ``widget`` at ``page`` in the stack, in place of what was there."""
+        old = self.stack.widget(page)
+        self.stack.insertWidget(page, widget)
+        self.stack.removeWidget(old)
+        old.deleteLater()
 
     def _sheet(self) -> CharacterSheetView:
         if self.sheet_view is None:
@@ -557,7 +566,7 @@ class MainWindow(QMainWindow):
 
             assert self.document is not None
             self.sheet_view = CharacterSheetView(self.document)
-            self.stack.insertWidget(Page.SHEET, self.sheet_view)
+            self._set_page(Page.SHEET, self.sheet_view)
         return self.sheet_view
 
     def _encounter(self) -> EncounterView:
@@ -565,9 +574,8 @@ class MainWindow(QMainWindow):
             from mneme_desktop.ui.views.encounter_view import EncounterView
 
             assert self.document is not None
-            self._sheet()  # the stack's pages keep their order
             self.encounter_view = EncounterView(self.document)
-            self.stack.insertWidget(Page.ENCOUNTER, self.encounter_view)
+            self._set_page(Page.ENCOUNTER, self.encounter_view)
         return self.encounter_view
 
     def _healing(self) -> HealingView:
@@ -575,9 +583,8 @@ class MainWindow(QMainWindow):
             from mneme_desktop.ui.views.healing_view import HealingView
 
             assert self.document is not None
-            self._encounter()
             self.healing_view = HealingView(self.document)
-            self.stack.insertWidget(Page.HEALING, self.healing_view)
+            self._set_page(Page.HEALING, self.healing_view)
         return self.healing_view
 
     def _first_entity_index(self) -> QModelIndex:
@@ -674,11 +681,13 @@ class MainWindow(QMainWindow):
         return True
 
     def show_page(self, page: int) -> None:
+        if self.document is None:  # still opening: the page comes with the campaign
+            return
         if page == Page.HEALING:
+            healing = self._healing()
             node = self.selected_node()
             if node is not None and node.entity_id and node.group in (Group.PLAYERS, Group.NPCS):
-                self._healing().set_characters([node.entity_id])
-            self._healing()
+                healing.set_characters([node.entity_id])
             self.stack.setCurrentIndex(Page.HEALING)
             return
         if page == Page.ENCOUNTER and self.document is not None:

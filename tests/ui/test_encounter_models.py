@@ -214,3 +214,19 @@ def test_every_row_field_is_drawn_in_some_column() -> None:
     named = set(models._ROW_WIDE).union(*models._COLUMN_FIELDS)
     assert {f.name for f in fields(models._Row)} == named
     assert len(models._COLUMN_FIELDS) == len(TurnOrderModel.HEADERS)
+
+
+def test_headers_name_and_explain_the_columns(document):
+    from mneme_desktop.ui.models.encounter_models import AttackTargetsModel, EncounterLogModel
+
+    horizontal, tip = Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
+    turn = TurnOrderModel(document)
+    assert turn.headerData(TurnOrderModel.COL_HP, horizontal) == "HP"
+    assert "wound thresholds" in turn.headerData(TurnOrderModel.COL_HP, horizontal, tip)
+    assert turn.headerData(len(TurnOrderModel.HEADERS), horizontal) is None
+    assert turn.headerData(0, Qt.Orientation.Vertical) is None
+    targets = AttackTargetsModel()
+    assert "rate of attack" in targets.headerData(AttackTargetsModel.COL_SHARE, horizontal, tip)
+    assert targets.headerData(AttackTargetsModel.COL_SIDE, horizontal, tip) is None
+    log = EncounterLogModel(document)
+    assert log.columnCount() == len(EncounterLogModel.HEADERS)

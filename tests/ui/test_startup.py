@@ -54,6 +54,20 @@ def test_the_campaign_opens_after_the_first_paint(qtbot, context):
     close(window)
 
 
+def test_page_shortcuts_before_the_campaign_has_opened_wait_for_it(qtbot, context):
+    window = MainWindow(context)
+    window.open_after_first_paint(None)
+    for action in (window.sheet_page_action, window.encounter_page_action,
+                   window.healing_page_action):
+        action.trigger()
+    assert window.document is None and window.stack.currentIndex() == Page.EMPTY
+    window.show()
+    qtbot.waitUntil(lambda: window.document is not None, timeout=10_000)
+    window.healing_page_action.trigger()
+    assert window.stack.currentWidget() is window.healing_view
+    close(window)
+
+
 def test_an_unopenable_file_at_start_says_why_and_opens_the_usual_campaign(qtbot, context,
                                                                          tmp_path, caplog):
     bad = tmp_path / "bad.mneme"

@@ -10,10 +10,9 @@ two rows, not the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -45,6 +44,7 @@ from mneme_desktop.rules.checks import CoverLevel, DifficultyBreakdown
 from mneme_desktop.rules.track import DamageTrack, damage_track
 from mneme_desktop.rules.wounds import WoundState, WoundThresholds
 from mneme_desktop.ui.encounter_commands import push_patch
+from mneme_desktop.ui.models.headed_table import HeadedTableModel
 from mneme_desktop.ui.models.roles import (
     ID_ROLE,
     RULE_ROLE,
@@ -166,13 +166,25 @@ def _changed_columns(old: _Row, new: _Row) -> tuple[int, int] | None:
     return (columns[0], columns[-1]) if columns else None
 
 
-class TurnOrderModel(QAbstractTableModel):
+class TurnOrderModel(HeadedTableModel):
     """The encounter's combatants in initiative order (Ch.6: descending), one row each."""
 
     COL_TURN, COL_INIT, COL_NAME, COL_ACTIONS, COL_HP, COL_STATE, COL_CONDITIONS, \
         COL_AIM, COL_STANCE, COL_TASK = range(10)
     HEADERS = ("Turn", "Init", "Combatant", "Actions", "HP", "State", "Conditions", "Aim",
                "Stance", "Task")
+    HEADER_TIPS: ClassVar[dict[int, str]] = dict(enumerate((
+        "▶ marks whose turn it is",
+        "Initiative (2d6 + DEX DM + skill), descending; ties are marked",
+        "Combatant; the swatch marks the side",
+        "Minor actions left this round (3 per round)",
+        "Damage against HP with the wound thresholds",
+        "Wound state and wound penalty",
+        "Conditions with their timers",
+        "Aim bonus built up and its target",
+        "Stance and cover",
+        "Extended action (first aid ...) and the rounds left",
+    )))
 
     refused = Signal(str)
     """An edit the rules refused (an initiative that is not a number or two dice)."""
@@ -258,18 +270,6 @@ class TurnOrderModel(QAbstractTableModel):
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _DISPLAY) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
-            if role == _DISPLAY:
-                return self.HEADERS[section]
-            if role == _TOOLTIP:
-                return _HEADER_TIPS[section]
-        return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -658,24 +658,12 @@ class TurnOrderModel(QAbstractTableModel):
 _TIE_RULE = ("Ties act in the order the combatants joined the encounter; "
              "Ctrl+Up / Ctrl+Down moves a combatant within its tie.")
 
-_HEADER_TIPS = (
-    "▶ marks whose turn it is",
-    "Initiative (2d6 + DEX DM + skill), descending; ties are marked",
-    "Combatant; the swatch marks the side",
-    "Minor actions left this round (3 per round)",
-    "Damage against HP with the wound thresholds",
-    "Wound state and wound penalty",
-    "Conditions with their timers",
-    "Aim bonus built up and its target",
-    "Stance and cover",
-    "Extended action (first aid ...) and the rounds left",
-)
 
 
 # ===================================================================== log
 
 
-class EncounterLogModel(QAbstractTableModel):
+class EncounterLogModel(HeadedTableModel):
     """The encounter log, one structured entry per row, oldest first, optionally filtered
     by words and by who was involved (filtering here rather than in a proxy keeps each
     painted cell one Python call)."""
@@ -784,16 +772,6 @@ class EncounterLogModel(QAbstractTableModel):
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._entries)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _DISPLAY) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY and \
-                0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
-
     def multiData(self, index: _Index, span: Any) -> None:
         """A cell's roles in one call (see :meth:`TurnOrderModel.multiData`)."""
         number = index.row()
@@ -871,23 +849,13 @@ _CELL_TEXT = 140
 # ===================================================================== action catalog
 
 
-class ActionCatalogModel(QAbstractTableModel):
+class ActionCatalogModel(HeadedTableModel):
     """The chapter's action tables: name, type, minor actions, category, description."""
 
     HEADERS = ("Action", "Type", "Cost", "Category", "Description")
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(ACTION_CATALOG)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _DISPLAY) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY and \
-                0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(ACTION_CATALOG):
@@ -910,7 +878,7 @@ class ActionCatalogModel(QAbstractTableModel):
 # ===================================================================== difficulty terms
 
 
-class DifficultyTermsModel(QAbstractTableModel):
+class DifficultyTermsModel(HeadedTableModel):
     """A Difficulty term by term (base 8, cover, concealment ...) and its total."""
 
     HEADERS = ("Term", "Difficulty", "Rule")
@@ -934,16 +902,6 @@ class DifficultyTermsModel(QAbstractTableModel):
         if parent.isValid() or self._breakdown is None:
             return 0
         return len(self._breakdown.terms) + 1
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _DISPLAY) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY and \
-                0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
         breakdown = self._breakdown
@@ -983,12 +941,16 @@ class _Candidate:
     share: int = 1
 
 
-class AttackTargetsModel(QAbstractTableModel):
+class AttackTargetsModel(HeadedTableModel):
     """Who an attack can be aimed at: tick targets and say how many of the weapon's
     attacks each one gets (its share of the declared rate of attack)."""
 
     COL_TARGET, COL_SIDE, COL_ARMOR, COL_SHARE = range(4)
     HEADERS = ("Target", "Side", "Armor", "Attacks")
+    HEADER_TIPS: ClassVar[dict[int, str]] = {
+        COL_SHARE: "Damage rolls kept against this target: its share of the weapon's rate of "
+                   "attack, declared before rolling",
+    }
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -1037,19 +999,6 @@ class AttackTargetsModel(QAbstractTableModel):
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _DISPLAY) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
-            if role == _DISPLAY:
-                return self.HEADERS[section]
-            if role == _TOOLTIP and section == self.COL_SHARE:
-                return ("Damage rolls kept against this target: its share of the weapon's "
-                        "rate of attack, declared before rolling")
-        return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():

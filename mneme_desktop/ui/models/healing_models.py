@@ -36,6 +36,7 @@ from mneme_desktop.rules.healing import (
 from mneme_desktop.rules.wounds import WoundState, wound_state
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.healing_commands import set_regime
+from mneme_desktop.ui.models.headed_table import HeadedTableModel
 from mneme_desktop.ui.models.roles import (
     CHOICES_ROLE,
     EDITOR_ROLE,
@@ -124,7 +125,7 @@ def _day_label(start: GameTime | None, day: int) -> str:
 # ---------------------------------------------------------------------- patients
 
 
-class PatientListModel(QAbstractTableModel):
+class PatientListModel(HeadedTableModel):
     """The campaign's characters with their wounds and healing regime.
 
     Column 0 is checkable: the characters a plan is projected and advanced for. The
@@ -203,16 +204,6 @@ class PatientListModel(QAbstractTableModel):
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._ids)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _DISPLAY) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == _DISPLAY and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -358,7 +349,7 @@ class PatientListModel(QAbstractTableModel):
 # ----------------------------------------------------------------- plan segments
 
 
-class PlanSegmentModel(QAbstractTableModel):
+class PlanSegmentModel(HeadedTableModel):
     """The segments of one plan: activity, care and days, edited in place (view state)."""
 
     ACTIVITY, CARE, DAYS = range(3)
@@ -419,9 +410,6 @@ class PlanSegmentModel(QAbstractTableModel):
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._segments)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = _DISPLAY) -> Any:
@@ -500,7 +488,7 @@ class PlanSegmentModel(QAbstractTableModel):
 # -------------------------------------------------------------------- projection
 
 
-class ProjectionTableModel(QAbstractTableModel):
+class ProjectionTableModel(HeadedTableModel):
     """One plan's projection for one character, a row per day: the rule and rate in force,
     damage, progress carried, and where the state changes or the character is healed."""
 
@@ -543,16 +531,6 @@ class ProjectionTableModel(QAbstractTableModel):
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _DISPLAY) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == _DISPLAY and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -761,7 +739,7 @@ class ComparisonModel(QAbstractTableModel):
 # --------------------------------------------------------------------- infirmary
 
 
-class InfirmaryStaffModel(QAbstractTableModel):
+class InfirmaryStaffModel(HeadedTableModel):
     """The medics, editable: name and Medic level; capacity from the rules core.
 
     Edits do not change the model's infirmary directly: ``infirmary_edited`` carries the
@@ -790,16 +768,6 @@ class InfirmaryStaffModel(QAbstractTableModel):
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._infirmary.medics)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _DISPLAY) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == _DISPLAY and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -860,7 +828,7 @@ class InfirmaryStaffModel(QAbstractTableModel):
         return True
 
 
-class InfirmaryLoadModel(QAbstractTableModel):
+class InfirmaryLoadModel(HeadedTableModel):
     """Patients under care with the care level their wound state needs and its load."""
 
     NAME, STATE, CARE, LOAD = range(4)
@@ -879,16 +847,6 @@ class InfirmaryLoadModel(QAbstractTableModel):
         if parent.isValid() or self._report is None:
             return 0
         return len(self._report.patients)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _DISPLAY) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == _DISPLAY and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():

@@ -1,0 +1,32 @@
+"""The part every flat table model shares: columns named by ``HEADERS``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+_Index = QModelIndex | QPersistentModelIndex
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+
+
+class HeadedTableModel(QAbstractTableModel):
+    """A table whose columns are ``HEADERS``, each optionally explained by ``HEADER_TIPS``
+    (column number to tooltip). Subclasses give rows and cells."""
+
+    HEADERS: ClassVar[tuple[str, ...]] = ()
+    HEADER_TIPS: ClassVar[Mapping[int, str]] = {}
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = _DISPLAY) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            if role == _DISPLAY:
+                return self.HEADERS[section]
+            if role == _TOOLTIP:
+                return self.HEADER_TIPS.get(section)
+        return None
