@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
-import socket
 
 __all__ = ["host_name", "pid_alive"]
 
 
 def host_name() -> str:
+    import socket  # only locks ask, and socket costs ~5 ms of the start-up imports
+
     try:
         return socket.gethostname() or "unknown host"
     except OSError:

@@ -69,6 +69,7 @@ class MainWindow(QMainWindow):
     """One window, one open campaign at a time."""
 
     document_replaced = Signal()
+    opening_finished = Signal()
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -367,13 +368,16 @@ class MainWindow(QMainWindow):
             return
         (path,) = self._pending_open
         self._pending_open = None
-        if self.document is not None:
-            return
-        if self.open_initial(path):
-            return
-        if path is not None and self.open_initial(None):
-            return
-        self.new_campaign()
+        try:
+            if self.document is not None:
+                return
+            if self.open_initial(path):
+                return
+            if path is not None and self.open_initial(None):
+                return
+            self.new_campaign()
+        finally:
+            self.opening_finished.emit()
 
     def open_initial(self, path: Path | None) -> bool:
         """What the app opens at start: the named file, the last one, or the sample."""

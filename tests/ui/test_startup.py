@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 import textwrap
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from mneme_desktop.app import AppContext, quicken_pyside_module_scan
+from mneme_desktop.app import AppContext, hold_garbage_collector, quicken_pyside_module_scan
 from mneme_desktop.storage import build_sample_campaign, save_campaign
 from mneme_desktop.ui.main_window import MainWindow, Page
 
@@ -52,6 +53,49 @@ def test_the_campaign_opens_after_the_first_paint(qtbot, context):
     assert window.stack.currentIndex() == Page.SHEET
     assert window.sheet_view is not None and window.sheet_view.isVisible()
     close(window)
+
+
+def test_opening_finished_is_told_once_the_start_campaign_is_shown(qtbot, context):
+    window = MainWindow(context)
+    finished: list[bool] = []
+    window.opening_finished.connect(
+        lambda: finished.append(window.document is not None and window.sheet_view is not None))
+    window.open_after_first_paint(None)
+    assert finished == []
+    window.show()
+    qtbot.waitUntil(lambda: bool(finished), timeout=10_000)
+    qtbot.wait(50)
+    assert finished == [True]  # once, with the campaign already on screen
+    close(window)
+
+
+def test_the_collector_is_held_off_during_start_and_freezes_what_start_built() -> None:
+    gc.unfreeze()
+    assert gc.isenabled()
+    release = hold_garbage_collector()
+    try:
+        assert not gc.isenabled()
+        survivor = [object() for _ in range(10)]
+        release()
+        assert gc.isenabled()
+        assert gc.get_freeze_count() > 0
+        frozen = gc.get_freeze_count()
+        release()  # a second call changes nothing
+        assert gc.get_freeze_count() == frozen
+        assert survivor
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_the_collector_stays_off_after_start_if_it_was_off_before() -> None:
+    gc.disable()
+    try:
+        hold_garbage_collector()()
+        assert not gc.isenabled()
+    finally:
+        gc.unfreeze()
+        gc.enable()
 
 
 def test_page_shortcuts_before_the_campaign_has_opened_wait_for_it(qtbot, context):
