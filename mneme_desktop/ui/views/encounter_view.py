@@ -90,6 +90,7 @@ from mneme_desktop.ui.models.encounter_models import (
 from mneme_desktop.ui.models.roles import ID_ROLE, VALUE_ROLE
 from mneme_desktop.ui.views.attack_resolver import AttackResolver, StatusLine
 from mneme_desktop.ui.widgets.action_pips import ActionPips, paint_action_pips
+from mneme_desktop.ui.widgets.growing_table import GrowingTableView
 from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
 from mneme_desktop.ui.widgets.track_painter import TrackColors, paint_hp_bar
 
@@ -1137,7 +1138,7 @@ class EncounterView(QWidget):
         row.addWidget(self.log_person_combo)
         row.addWidget(self.export_button)
         log_layout.addLayout(row)
-        self.log_view = QTableView(objectName="encounter_log")
+        self.log_view = GrowingTableView(objectName="encounter_log")
         self.log_view.setModel(self.log_model)
         self.log_view.verticalHeader().hide()
         self.log_view.setWordWrap(False)
