@@ -269,3 +269,14 @@ def test_export_follows_the_selection(qtbot, window, tmp_path):
     assert reports and reports[-1][0]
     menu_texts = [a.text() for a in window.menuBar().actions()[0].menu().actions()]
     assert "&Print…" in menu_texts and "&Export…" in menu_texts
+
+
+@pytest.mark.parametrize("page", [Page.SHEET, Page.ENCOUNTER, Page.HEALING])
+def test_every_page_fits_a_1280_by_720_laptop_screen(qtbot, window, page):
+    select_first(window, Group.ENCOUNTERS if page == Page.ENCOUNTER else Group.PLAYERS)
+    window.show_page(page)
+    qtbot.waitUntil(lambda: window.stack.currentIndex() == page)
+    needed = window.minimumSizeHint()
+    assert needed.width() <= 1280 and needed.height() <= 720, needed
+    window.resize(1280, 720)
+    qtbot.waitUntil(lambda: window.width() == 1280)

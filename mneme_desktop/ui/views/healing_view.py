@@ -337,7 +337,11 @@ class HealingView(QWidget):
         self.splitter.addWidget(self.tabs)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
-        left.setMinimumWidth(left.fontMetrics().horizontalAdvance("M") * 47)
+        # Room for the patients' columns when the screen has it, but no more than a third
+        # of the table as a minimum: the planner must fit a 1280-pixel laptop screen.
+        em = left.fontMetrics().horizontalAdvance("M")
+        left.setMinimumWidth(em * 30)
+        self.splitter.setSizes([em * 47, em * 70])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.splitter)
