@@ -141,7 +141,8 @@ def track_png(block: TrackBlock, points: float = _BAR_POINTS) -> tuple[bytes, in
         colors = TrackColors.print_colors()
         rect = QRectF(0, 0, image.width(), image.height())
         if block.kind is TrackKind.BAR:
-            paint_hp_bar(painter, rect, block.track, colors, font, labels=True)
+            paint_hp_bar(painter, rect, block.track, colors, font, labels=True,
+                         show_damage=block.show_damage)
         else:
             paint_box_chart(painter, rect, block.track, colors, font,
                             show_damage=block.show_damage)

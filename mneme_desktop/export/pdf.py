@@ -1043,7 +1043,8 @@ def paint_layout(painter: QPainter, device: QPagedPaintDevice, layout: DocumentL
             else:
                 font = setter.font_of(op.font_size)
                 if op.block.kind is TrackKind.BAR:
-                    paint_hp_bar(painter, op.rect, op.block.track, colors, font, labels=True)
+                    paint_hp_bar(painter, op.rect, op.block.track, colors, font, labels=True,
+                                 show_damage=op.block.show_damage)
                 else:
                     paint_box_chart(painter, op.rect, op.block.track, colors, font,
                                     show_damage=op.block.show_damage)

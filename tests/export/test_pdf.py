@@ -266,3 +266,19 @@ def test_screen_resolution_printer_also_lays_out_cleanly(campaign: Campaign,
     layout = layout_document(document, printer)
     assert layout.page_count >= 2
     _assert_nothing_clipped(layout.placed())
+
+
+def test_blank_sheet_leaves_the_bar_header_for_pencil(tmp_path: Path,
+                                                      campaign: Campaign) -> None:
+    ilse = next(c for c in _players(campaign) if c.damage > 0)
+    target = ExportTarget.character(ilse.id)
+    current = squash(pdf_text(_write(tmp_path, build_document(campaign, target, CURRENT),
+                                     name="current.pdf")[0]))
+    blank = squash(pdf_text(_write(tmp_path, build_document(campaign, target, BLANK),
+                                   name="blank.pdf")[0]))
+    hp = ilse.hit_points
+    assert squash(f"{ilse.damage} / {hp} HP") in current
+    assert "penalty" in current
+    assert squash(f"/ {hp} HP") in blank and squash("State:") in blank
+    assert "Unhurt" not in blank and "nopenalty" not in blank
+    assert squash(f"0 / {hp} HP") not in blank

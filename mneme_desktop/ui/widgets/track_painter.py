@@ -389,12 +389,15 @@ def paint_hp_bar(
     font: QFont,
     *,
     labels: bool = True,
+    show_damage: bool = True,
 ) -> None:
     """Draw the HP threshold bar for ``track`` into ``rect`` (logical coordinates).
 
     With ``labels`` it has the state and penalty on top, band names in the bar, tally
     marks in groups of 3 below it and numbered threshold ticks; without, a thin bar for
     table rows that still shows bands, damage, penalty steps and thresholds.
+    ``show_damage=False`` is the blank form for pencil: no damage edge, and the header
+    leaves the state and the damage to be written in.
     """
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -423,13 +426,19 @@ def paint_hp_bar(
     _paint_marks(painter, layout, track, colors, fh)
 
     # The damage edge: a bold line where the damage ends, plus a pointer above the bar.
-    painter.setPen(_pen(colors.mark, max(2.0, fh / 7)))
-    painter.drawLine(QLineF(fill_x, bar.top(), fill_x, bar.bottom()))
+    if show_damage:
+        painter.setPen(_pen(colors.mark, max(2.0, fh / 7)))
+        painter.drawLine(QLineF(fill_x, bar.top(), fill_x, bar.bottom()))
     painter.setPen(_pen(colors.frame, thin))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawRect(bar.adjusted(thin / 2, thin / 2, -thin / 2, -thin / 2))
 
-    if labels:
+    if labels and not show_damage:
+        _paint_band_labels(painter, bar, track, colors, metrics)
+        _paint_tallies(painter, layout.tally, track, colors, fh)
+        _paint_tick_labels(painter, layout, track, colors, metrics)
+        _paint_blank_header(painter, layout.header, track, colors)
+    elif labels:
         size = fh * 0.4
         pointer = QPolygonF(
             [
@@ -582,6 +591,22 @@ def _paint_header(
         int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
         amount,
     )
+
+
+def blank_header_text(track: DamageTrack) -> tuple[str, str]:
+    """The blank form's header: a line for the wound state, and one for the damage."""
+    return "State: ______________", f"______ / {track.hp} HP"
+
+
+def _paint_blank_header(
+    painter: QPainter, header: QRectF, track: DamageTrack, colors: TrackColors
+) -> None:
+    state, amount = blank_header_text(track)
+    painter.setPen(colors.label)
+    painter.drawText(header, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                     state)
+    painter.drawText(header, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                     amount)
 
 
 # ---------------------------------------------------------------------- box chart
