@@ -147,8 +147,9 @@ class CampaignDocument(QObject):
         return next((t for t in self.campaign.adversary_library
                      if t.stats.id == character_id), None)
 
-    def encounter(self, encounter_id: str) -> Encounter | None:
-        return self.campaign.find_encounter(encounter_id)
+    def encounter(self, encounter_id: str | None) -> Encounter | None:
+        """The encounter, or None when there is none by that id (or no id)."""
+        return None if encounter_id is None else self.campaign.find_encounter(encounter_id)
 
     # --- mutations used by commands ----------------------------------------------------
 

@@ -6,7 +6,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QLabel,
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from mneme_desktop.rules.wounds import ThresholdBasis
 from mneme_desktop.settings import PageSize, Settings, Theme
+from mneme_desktop.ui.dialogs.buttons import ok_cancel_buttons
 
 _BASIS_LABELS = {
     ThresholdBasis.HP_FRACTIONS: "HP fractions: seriously at ⌊HP/3⌋, critically at ⌊2·HP/3⌋",
@@ -86,10 +86,7 @@ class SettingsDialog(QDialog):
         self.damage_check.setChecked(settings.print_current_damage)
         print_form.addRow(self.damage_check)
 
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel_buttons(self)
         self.buttons = buttons
 
         layout = QVBoxLayout(self)

@@ -389,9 +389,7 @@ class TurnOrderModel(HeadedTableModel):
     # --- rows ------------------------------------------------------------------------
 
     def _encounter(self) -> Encounter | None:
-        if self._encounter_id is None:
-            return None
-        return self._document.campaign.find_encounter(self._encounter_id)
+        return self._document.encounter(self._encounter_id)
 
     def _compute(self, campaign: Campaign, encounter: Encounter,
                  order: list[Combatant]) -> list[_Row]:
@@ -761,9 +759,7 @@ class EncounterLogModel(HeadedTableModel):
         self._entries = new
 
     def _encounter(self) -> Encounter | None:
-        if self._encounter_id is None:
-            return None
-        return self._document.campaign.find_encounter(self._encounter_id)
+        return self._document.encounter(self._encounter_id)
 
     def _encounter_changed(self, encounter_id: str) -> None:
         if encounter_id == self._encounter_id:

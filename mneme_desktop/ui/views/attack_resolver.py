@@ -499,9 +499,7 @@ class AttackResolver(QWidget):
     # --- reading the encounter ------------------------------------------------------------
 
     def _encounter(self) -> Encounter | None:
-        if self._encounter_id is None:
-            return None
-        return self._document.campaign.find_encounter(self._encounter_id)
+        return self._document.encounter(self._encounter_id)
 
     def _encounter_changed(self, encounter_id: str) -> None:
         if encounter_id == self._encounter_id:

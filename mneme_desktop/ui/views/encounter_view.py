@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -80,6 +79,7 @@ from mneme_desktop.rules.healing import first_aid_difficulty
 from mneme_desktop.rules.track import DamageTrack, damage_track
 from mneme_desktop.rules.wounds import WoundState
 from mneme_desktop.storage.atomic import atomic_write
+from mneme_desktop.ui.dialogs.buttons import ok_cancel_buttons
 from mneme_desktop.ui.encounter_commands import push_patch
 from mneme_desktop.ui.models.encounter_models import (
     SIDE_COLORS,
@@ -90,7 +90,6 @@ from mneme_desktop.ui.models.encounter_models import (
 from mneme_desktop.ui.models.roles import ID_ROLE, VALUE_ROLE
 from mneme_desktop.ui.views.attack_resolver import AttackResolver, StatusLine
 from mneme_desktop.ui.widgets.action_pips import ActionPips, paint_action_pips
-from mneme_desktop.ui.widgets.growing_table import GrowingTableView
 from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
 from mneme_desktop.ui.widgets.track_painter import TrackColors, paint_hp_bar
 
@@ -241,11 +240,7 @@ class InitiativeDialog(QDialog):
             self.ambush_combo.addItem(f"{side.label} are prepared (12 + DEX DM)", side)
         self.ambush_combo.setToolTip("In an ambush the prepared side counts an automatic 12")
         form.addRow("Ambush", self.ambush_combo)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Roll")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel_buttons(self, "Roll")
         form.addRow(buttons)
         self.buttons = buttons
 
@@ -279,10 +274,7 @@ class TacticsDialog(QDialog):
         self.unit_list = QListWidget(objectName="tactics_unit")
         self.unit_list.setToolTip("Everyone in direct communication with the leader")
         form.addRow("Unit", self.unit_list)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel_buttons(self)
         form.addRow(buttons)
         self.buttons = buttons
         self.leader_combo.currentIndexChanged.connect(self._leader_changed)
@@ -337,10 +329,7 @@ class AddAdversariesDialog(QDialog):
             self.side_combo.addItem(side.label, side)
         self.side_combo.setCurrentIndex(self.side_combo.findData(Side.ENEMIES))
         form.addRow("Side", self.side_combo)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel_buttons(self)
         form.addRow(buttons)
         self.buttons = buttons
 
@@ -368,10 +357,7 @@ class AddCharactersDialog(QDialog):
         for side in Side:
             self.side_combo.addItem(side.label, side)
         form.addRow("Side", self.side_combo)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel_buttons(self)
         form.addRow(buttons)
         self.buttons = buttons
 
@@ -1138,7 +1124,7 @@ class EncounterView(QWidget):
         row.addWidget(self.log_person_combo)
         row.addWidget(self.export_button)
         log_layout.addLayout(row)
-        self.log_view = GrowingTableView(objectName="encounter_log")
+        self.log_view = QTableView(objectName="encounter_log")
         self.log_view.setModel(self.log_model)
         self.log_view.verticalHeader().hide()
         self.log_view.setWordWrap(False)
@@ -1204,9 +1190,7 @@ class EncounterView(QWidget):
         return self._encounter_id
 
     def encounter(self) -> Encounter | None:
-        if self._encounter_id is None:
-            return None
-        return self.document.campaign.find_encounter(self._encounter_id)
+        return self.document.encounter(self._encounter_id)
 
     def set_encounter(self, encounter_id: str | None) -> None:
         """Show ``encounter_id`` (None: nothing)."""

@@ -433,27 +433,26 @@ def paint_hp_bar(
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawRect(bar.adjusted(thin / 2, thin / 2, -thin / 2, -thin / 2))
 
-    if labels and not show_damage:
+    if labels:
+        if show_damage:
+            size = fh * 0.4
+            pointer = QPolygonF(
+                [
+                    QPointF(fill_x - size * 0.7, bar.top() - size),
+                    QPointF(fill_x + size * 0.7, bar.top() - size),
+                    QPointF(fill_x, bar.top()),
+                ]
+            )
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(colors.mark)
+            painter.drawPolygon(pointer)
         _paint_band_labels(painter, bar, track, colors, metrics)
         _paint_tallies(painter, layout.tally, track, colors, fh)
         _paint_tick_labels(painter, layout, track, colors, metrics)
-        _paint_blank_header(painter, layout.header, track, colors)
-    elif labels:
-        size = fh * 0.4
-        pointer = QPolygonF(
-            [
-                QPointF(fill_x - size * 0.7, bar.top() - size),
-                QPointF(fill_x + size * 0.7, bar.top() - size),
-                QPointF(fill_x, bar.top()),
-            ]
-        )
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colors.mark)
-        painter.drawPolygon(pointer)
-        _paint_band_labels(painter, bar, track, colors, metrics)
-        _paint_tallies(painter, layout.tally, track, colors, fh)
-        _paint_tick_labels(painter, layout, track, colors, metrics)
-        _paint_header(painter, layout.header, track, colors, metrics)
+        if show_damage:
+            _paint_header(painter, layout.header, track, colors, metrics)
+        else:
+            _paint_blank_header(painter, layout.header, track, colors)
     painter.restore()
 
 
@@ -593,15 +592,11 @@ def _paint_header(
     )
 
 
-def blank_header_text(track: DamageTrack) -> tuple[str, str]:
-    """The blank form's header: a line for the wound state, and one for the damage."""
-    return "State: ______________", f"______ / {track.hp} HP"
-
-
 def _paint_blank_header(
     painter: QPainter, header: QRectF, track: DamageTrack, colors: TrackColors
 ) -> None:
-    state, amount = blank_header_text(track)
+    """The blank form's header: a line for the wound state, and one for the damage."""
+    state, amount = "State: ______________", f"______ / {track.hp} HP"
     painter.setPen(colors.label)
     painter.drawText(header, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
                      state)
