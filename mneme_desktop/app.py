@@ -42,6 +42,9 @@ class AppContext:
     errors: list[str] = field(default_factory=list)
 
     def save_settings(self) -> None:
+        """Write the settings; a smoke test or screenshot run leaves the user's alone."""
+        if self.smoke_test:
+            return
         try:
             save_settings(self.settings, self.paths.settings_file)
         except OSError as exc:
@@ -72,6 +75,15 @@ def rotate_log(path: Path, *, max_bytes: int = LOG_MAX_BYTES, keep: int = LOG_KE
     os.replace(path, path.with_name(f"{path.name}.1"))
 
 
+class _SafeStreamHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A stderr handler that escapes what the console cannot encode (lone surrogates)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        encoding = getattr(self.stream, "encoding", None) or "utf-8"
+        return text.encode(encoding, "backslashreplace").decode(encoding, "replace")
+
+
 def setup_logging(paths: AppPaths) -> None:
     """Log to the app's log file; a context with other paths (tests) moves the log there."""
     root = logging.getLogger("mneme_desktop")
@@ -82,9 +94,11 @@ def setup_logging(paths: AppPaths) -> None:
         old.close()
     try:
         rotate_log(paths.log_file)
-        handler: logging.Handler = logging.FileHandler(paths.log_file, encoding="utf-8")
+        # backslashreplace: a lone surrogate in user text must not make logging fail
+        handler: logging.Handler = logging.FileHandler(paths.log_file, encoding="utf-8",
+                                                       errors="backslashreplace")
     except OSError:
-        handler = logging.StreamHandler(sys.stderr)
+        handler = _SafeStreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler._mneme = True  # type: ignore[attr-defined]
     root.addHandler(handler)
@@ -95,8 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mneme-desktop",
         description=f"{APP_NAME}: campaign, character and encounter manager for Mneme CE.",
-        epilog="Batch commands: 'mneme-desktop import FILE --into CAMPAIGN' and "
-               "'mneme-desktop export CAMPAIGN --format pdf|html|json --out DIR'.",
+        epilog="Batch commands: 'mneme-desktop import FILE --into CAMPAIGN [--force]', "
+               "'mneme-desktop export CAMPAIGN --format pdf|html|json --out DIR' and "
+               "'mneme-desktop check FILE'.",
     )
     parser.add_argument("campaign", nargs="?", type=Path,
                         help="a .mneme campaign to open (default: the last one, or the sample)")
@@ -115,20 +130,31 @@ def build_import_parser() -> argparse.ArgumentParser:
                                      description="Import a character file into a campaign.")
     parser.add_argument("source", type=Path, help="a character JSON file (ours or ce-char-1)")
     parser.add_argument("--into", type=Path, required=True, metavar="CAMPAIGN.mneme")
+    parser.add_argument("--force", action="store_true",
+                        help="import even though the campaign is open in Mneme Desktop (the "
+                        "window will then warn that the file changed before it saves)")
     return parser
 
 
-def run_import(argv: Sequence[str]) -> int:
+def run_import(argv: Sequence[str], paths: AppPaths | None = None) -> int:
+    """``mneme-desktop import``: 0 imported (and read back from the file), 2 refused."""
     args = build_import_parser().parse_args(argv)
     from mneme_desktop.storage import (
         CampaignLoadError,
         CampaignSaveError,
         CharacterImportError,
+        LockedError,
         import_into_campaign,
     )
 
+    lock_dir = (paths or AppPaths.default()).lock_dir
     try:
-        character = import_into_campaign(args.source, args.into)
+        character = import_into_campaign(args.source, args.into, lock_dir=lock_dir,
+                                         force=args.force)
+    except LockedError as exc:
+        print(f"mneme-desktop import: {exc} Close it there first, or add --force.",
+              file=sys.stderr)
+        return 2
     except (CampaignLoadError, CampaignSaveError, CharacterImportError) as exc:
         print(f"mneme-desktop import: {exc}", file=sys.stderr)
         return 2
@@ -136,10 +162,62 @@ def run_import(argv: Sequence[str]) -> int:
     return 0
 
 
+def build_check_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mneme-desktop check",
+        description="Test whether a campaign file opens, without opening the window or "
+                    "changing the file. Exit status: 0 it opens, 2 it does not.",
+    )
+    parser.add_argument("campaign", type=Path, metavar="FILE", help="a .mneme campaign file")
+    return parser
+
+
+def run_check(argv: Sequence[str], paths: AppPaths | None = None) -> int:
+    """``mneme-desktop check FILE``: the app's own loader, and a report of what is wrong."""
+    args = build_check_parser().parse_args(argv)
+    from mneme_desktop.storage import CampaignLoadError, CampaignLock, load_campaign_file
+
+    path: Path = args.campaign
+    try:
+        loaded = load_campaign_file(path)
+    except CampaignLoadError as exc:
+        print(f"NOT OK: {exc}")
+        return 2
+    campaign = loaded.campaign
+    print(f"OK: '{path.name}' opens: campaign \"{campaign.name}\", "
+          f"{len(campaign.characters)} characters, {len(campaign.encounters)} encounters, "
+          f"{len(campaign.adversary_library)} adversary templates "
+          f"({loaded.size:,} bytes, schema {campaign.schema_version}).")
+    holder = CampaignLock(path, (paths or AppPaths.default()).lock_dir).live_holder()
+    if holder is not None:
+        print(f"Note: it is {holder.describe()}.")
+    return 0
+
+
+def _explain_open_failure(path: Path | None, context: AppContext) -> None:
+    """Say on stderr why ``--smoke-test``/``--screenshot`` could not open ``path``."""
+    if context.errors:
+        for error in context.errors:
+            print(f"mneme-desktop: {error}", file=sys.stderr)
+        return
+    if path is not None:
+        from mneme_desktop.storage import CampaignLock
+
+        holder = CampaignLock(path, context.paths.lock_dir).live_holder()
+        if holder is not None:
+            print(f"mneme-desktop: '{path.name}' was not opened: it is {holder.describe()}.",
+                  file=sys.stderr)
+            return
+    print(f"mneme-desktop: {'the campaign' if path is None else repr(path.name)} could not be "
+          f"opened; see the log {context.paths.log_file}.", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "import":
         return run_import(argv[1:])
+    if argv and argv[0] == "check":
+        return run_check(argv[1:])
     if argv and argv[0] == "export":
         from mneme_desktop.export.cli import run_export
 
@@ -150,6 +228,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
     headless = bool(args.smoke_test or args.screenshot)
+    from mneme_desktop.platform_check import check_platform_or_explain
+
+    if not check_platform_or_explain(headless):  # Qt would abort with a misleading line
+        return 1
     release_collector = hold_garbage_collector() if not headless else None
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # we use none; finding costs
     from PySide6.QtWidgets import QApplication
@@ -175,6 +257,7 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
         window.show()
         return app.exec()
     if not window.open_initial(args.campaign):
+        _explain_open_failure(args.campaign, context)
         return 1
     if args.screenshot:
         return window.save_screenshot(args.screenshot, args.view)

@@ -144,15 +144,19 @@ class _ByCode(BaseModel):
 
 
 class Characteristics(_ByCode):
-    """STR DEX END INT EDU SOC, and PSI for psionic characters only (None otherwise)."""
+    """STR DEX END INT EDU SOC, and PSI for psionic characters only (None otherwise).
 
-    strength: int = Field(alias="str", ge=0, le=MAX_CHARACTERISTIC)
-    dexterity: int = Field(alias="dex", ge=0, le=MAX_CHARACTERISTIC)
-    endurance: int = Field(alias="end", ge=0, le=MAX_CHARACTERISTIC)
-    intelligence: int = Field(alias="int", ge=0, le=MAX_CHARACTERISTIC)
-    education: int = Field(alias="edu", ge=0, le=MAX_CHARACTERISTIC)
-    social_standing: int = Field(alias="soc", ge=0, le=MAX_CHARACTERISTIC)
-    psionic_strength: int | None = Field(default=None, alias="psi", ge=0, le=MAX_CHARACTERISTIC)
+    Strict whole numbers: lax validation read ``"str": true`` as STR 1 and ``"7"`` as 7.
+    """
+
+    strength: int = Field(alias="str", ge=0, le=MAX_CHARACTERISTIC, strict=True)
+    dexterity: int = Field(alias="dex", ge=0, le=MAX_CHARACTERISTIC, strict=True)
+    endurance: int = Field(alias="end", ge=0, le=MAX_CHARACTERISTIC, strict=True)
+    intelligence: int = Field(alias="int", ge=0, le=MAX_CHARACTERISTIC, strict=True)
+    education: int = Field(alias="edu", ge=0, le=MAX_CHARACTERISTIC, strict=True)
+    social_standing: int = Field(alias="soc", ge=0, le=MAX_CHARACTERISTIC, strict=True)
+    psionic_strength: int | None = Field(default=None, alias="psi", ge=0, le=MAX_CHARACTERISTIC,
+                                         strict=True)
 
     @model_validator(mode="after")
     def _has_hit_points(self) -> Characteristics:
@@ -229,7 +233,7 @@ class Skill(BaseModel):
 
     name: str = Field(min_length=1, max_length=100)
     specialty: str | None = Field(default=None, max_length=100)
-    level: int = Field(default=0, ge=0, le=MAX_SKILL_LEVEL)
+    level: int = Field(default=0, ge=0, le=MAX_SKILL_LEVEL, strict=True)
 
     @property
     def label(self) -> str:

@@ -80,10 +80,16 @@ _RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(1, 10)),
 def safe_file_stem(text: str, *, fallback: str = "export", limit: int = 60) -> str:
     """A file name part every OS accepts: "Mara Vey" -> "Mara-Vey", "a/b:c" -> "a-b-c".
 
-    Letters of any script are kept; characters Windows forbids, control characters and
-    runs of spaces become single dashes; names Windows reserves get a trailing underscore.
+    Letters of any script are kept; characters Windows forbids, control and invisible
+    format characters (NUL, U+202E) and runs of spaces become single dashes; names Windows
+    reserves get a trailing underscore.
     """
     cleaned = unicodedata.normalize("NFC", text)
+    # Invisible format characters (U+202E turns "evil\u202eFDP.exe" into "evilexe.PDF" on
+    # screen), C1 controls and lone surrogates never belong in a file name.
+    cleaned = "".join(
+        "-" if unicodedata.category(char) in ("Cc", "Cf", "Cs") else char for char in cleaned
+    )
     cleaned = _UNSAFE.sub("-", cleaned)
     cleaned = re.sub(r"\s+", "-", cleaned.strip())
     cleaned = re.sub(r"-{2,}", "-", cleaned).strip("-. ")

@@ -33,6 +33,7 @@ from mneme_desktop.storage.errors import (
     FileChangedError,
     MigrationError,
     NewerSchemaError,
+    ReadOnlyFileError,
     StorageError,
 )
 from mneme_desktop.storage.lock import CampaignLock, LockedError, LockHolder
@@ -68,7 +69,7 @@ def __getattr__(name: str) -> Any:
     if name in _FROM_CHARACTERS:
         from mneme_desktop.storage import characters as module
     elif name in _FROM_SAMPLE:
-        from mneme_desktop.storage import sample as module
+        from mneme_desktop.storage import sample as module  # type: ignore[no-redef]
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(module, name)
@@ -96,6 +97,7 @@ __all__ = [
     "MigrationError",
     "MigrationRegistry",
     "NewerSchemaError",
+    "ReadOnlyFileError",
     "StorageError",
     "atomic_write",
     "backup_path",

@@ -11,11 +11,17 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from mneme_desktop.domain.campaign import Campaign
-from mneme_desktop.storage.atomic import atomic_write
+from mneme_desktop.storage.atomic import (
+    BackupError,
+    atomic_write,
+    real_target,
+    sweep_stale_temps,
+)
 from mneme_desktop.storage.codec import (
     MAX_CAMPAIGN_BYTES,
     _too_big,
@@ -23,8 +29,14 @@ from mneme_desktop.storage.codec import (
     campaign_to_json,
     verify_campaign_bytes,
 )
-from mneme_desktop.storage.errors import CampaignLoadError, CampaignSaveError, FileChangedError
+from mneme_desktop.storage.errors import (
+    CampaignLoadError,
+    CampaignSaveError,
+    FileChangedError,
+    ReadOnlyFileError,
+)
 from mneme_desktop.storage.migrations import MIGRATIONS, MigrationRegistry
+from mneme_desktop.storage.oslock import FolderLockTimeoutError, folder_lock
 
 __all__ = [
     "DEFAULT_BACKUPS",
@@ -63,20 +75,28 @@ class LoadedCampaign:
     size: int
 
 
-def read_limited(path: Path, limit: int, what: str) -> bytes:
-    """The bytes of ``path`` if it is a readable file of at most ``limit`` bytes.
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
-    Raises CampaignLoadError with a referee-readable reason otherwise.
+
+def _kind_of(mode: int) -> str:
+    return next((kind for test, kind in _NOT_REGULAR if test(mode)), "not a regular file")
+
+
+def read_limited(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of ``path`` if it is a readable regular file of at most ``limit`` bytes.
+
+    Raises CampaignLoadError with a referee-readable reason otherwise. A named pipe or
+    device is refused without reading (reading one would wait forever).
     """
     name = f"'{path.name}'"
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > limit:
-                raise CampaignLoadError(
-                    f"{name} cannot be opened as a {what}: {_too_big(size)}", path=path
-                )
-            data = handle.read(limit + 1)
+        fd = os.open(path, flags)
     except FileNotFoundError:
         raise CampaignLoadError(
             f"{name} cannot be opened: there is no such file.", path=path
@@ -84,6 +104,10 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
     except IsADirectoryError:
         raise CampaignLoadError(f"{name} is a folder, not a {what} file.", path=path) from None
     except PermissionError:
+        if Path(path).is_dir():  # Windows refuses to open a folder
+            raise CampaignLoadError(
+                f"{name} is a folder, not a {what} file.", path=path
+            ) from None
         raise CampaignLoadError(
             f"{name} cannot be opened: you do not have permission to read it.", path=path
         ) from None
@@ -91,8 +115,31 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
         raise CampaignLoadError(
             f"{name} cannot be opened: {exc.strerror or exc}.", path=path
         ) from None
+    try:
+        status = os.fstat(fd)
+        problem = None
+        if stat.S_ISDIR(status.st_mode):
+            problem = f"{name} is a folder, not a {what} file."
+        elif not stat.S_ISREG(status.st_mode):
+            problem = (f"{name} is {_kind_of(status.st_mode)}, not a {what} file, so it was "
+                       "not read.")
+        elif status.st_size > limit:
+            reason = _too_big(status.st_size, limit, what)
+            problem = f"{name} cannot be opened as a {what}: {reason}"
+        if problem is not None:
+            os.close(fd)
+            raise CampaignLoadError(problem, path=path)
+        with open(fd, "rb", closefd=True) as handle:
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise CampaignLoadError(
+            f"{name} cannot be read: {exc.strerror or exc}.", path=path
+        ) from None
     if len(data) > limit:
-        raise CampaignLoadError(f"{name} cannot be opened as a {what}: {_too_big(len(data))}")
+        raise CampaignLoadError(
+            f"{name} cannot be opened as a {what}: {_too_big(len(data), limit, what)}",
+            path=path,
+        )
     return data
 
 
@@ -101,6 +148,7 @@ def load_campaign_file(
 ) -> LoadedCampaign:
     """Open a campaign and remember the hash of the bytes it came from."""
     file_path = Path(path)
+    sweep_stale_temps(file_path)  # what killed saves left; never a live writer's
     data = read_limited(file_path, MAX_CAMPAIGN_BYTES, "campaign")
     campaign = campaign_from_json(data, source=file_path, registry=registry)
     return LoadedCampaign(campaign, file_path, content_hash(data), len(data))
@@ -132,11 +180,41 @@ def save_error(path: Path, exc: OSError) -> CampaignSaveError:
     reason = _SAVE_REASONS.get(exc.errno or -1)
     if reason is None:
         reason = f"{exc.strerror or exc}."
+    if isinstance(exc, FolderLockTimeoutError):
+        reason = ("another program (another Mneme Desktop, or an import) kept saving in this "
+                  "folder for over a minute. Try again in a moment.")
+    elif isinstance(exc, BackupError):
+        reason = ("the previous version could not be kept as a backup, so the file was not "
+                  f"replaced: {reason[:1].lower()}{reason[1:]}")
     return CampaignSaveError(
         f"Could not save '{path.name}' in {path.parent}: {reason} "
         "The previous version of the file is unchanged.",
         path=path,
     )
+
+
+def _is_read_only(path: Path) -> bool:
+    """Whether ``path`` exists and is marked read-only (no write bit; on Windows, the
+    read-only attribute). Permission bits, not access(): as root everything is writable."""
+    try:
+        return os.stat(path).st_mode & 0o222 == 0
+    except OSError:
+        return False
+
+
+def _current_hash(path: Path) -> str | None:
+    """Hash of the file to be replaced; refuses what is not a regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(mode):
+        raise CampaignSaveError(
+            f"Could not save '{path.name}': it is {_kind_of(mode)}, not a campaign file. "
+            "Save under another name.",
+            path=path,
+        )
+    return file_hash(path)
 
 
 def save_campaign(
@@ -145,40 +223,49 @@ def save_campaign(
     *,
     backups: int = DEFAULT_BACKUPS,
     expected_hash: str | None = None,
+    overwrite_read_only: bool = False,
 ) -> str:
     """Write ``campaign`` to ``path`` atomically; returns the hash of the bytes written.
 
     ``expected_hash`` is the hash the file had when it was opened (or last saved): if the
     file on disk now differs, FileChangedError is raised and nothing is written. A missing
     file is not a change (there is nothing to overwrite). ``backups`` previous versions are
-    kept beside the file as ``name.bak1`` (newest) .. ``name.bakN``.
+    kept beside the file as ``name.bak1`` (newest) .. ``name.bakN``. A read-only file is
+    refused with ReadOnlyFileError unless ``overwrite_read_only``. A symbolic link is
+    followed (its target is replaced). The check and the replace happen under the folder's
+    write lock, so no other writer can slip in between.
     """
     file_path = Path(path)
     if backups < 0:
         raise ValueError(f"backups cannot be negative, got {backups}")
     data = campaign_to_json(campaign)
     verify_campaign_bytes(data, file_path.name)
-    if expected_hash is not None:
-        try:
-            current = file_hash(file_path)
-        except OSError as exc:
-            raise save_error(file_path, exc) from exc
-        if current is not None and current != expected_hash:
-            raise FileChangedError(
-                f"'{file_path.name}' was changed by another program since it was opened "
-                "(a sync client, another copy of Mneme Desktop, an editor). Saving now would "
-                "overwrite those changes. Save under another name, or reopen the file.",
-                path=file_path,
-                expected=expected_hash,
-                actual=current,
-            )
-    if not file_path.parent.is_dir():
+    target = real_target(file_path)
+    if not target.parent.is_dir():
         raise CampaignSaveError(
-            f"Could not save '{file_path.name}': the folder {file_path.parent} does not exist.",
+            f"Could not save '{file_path.name}': the folder {target.parent} does not exist.",
             path=file_path,
         )
     try:
-        atomic_write(file_path, data, backups=backups)
+        with folder_lock(target.parent):
+            if not overwrite_read_only and _is_read_only(target):
+                raise ReadOnlyFileError(
+                    f"'{file_path.name}' is read-only, so it was not replaced. Save a copy "
+                    "under another name, or overwrite it anyway.",
+                    path=file_path,
+                )
+            current = _current_hash(target)
+            if expected_hash is not None and current is not None and current != expected_hash:
+                raise FileChangedError(
+                    f"'{file_path.name}' was changed by another program since it was opened "
+                    "(a sync client, another copy of Mneme Desktop, an editor). Saving now "
+                    "would overwrite those changes. Save under another name, or reopen the "
+                    "file.",
+                    path=file_path,
+                    expected=expected_hash,
+                    actual=current,
+                )
+            atomic_write(target, data, backups=backups)
     except OSError as exc:
         raise save_error(file_path, exc) from exc
     return content_hash(data)

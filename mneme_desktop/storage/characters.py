@@ -20,13 +20,12 @@ from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.domain.campaign import CAMPAIGN_FORMAT, SCHEMA_VERSION
 from mneme_desktop.domain.character import (
     MAX_CHARACTERISTIC,
-    MAX_SKILL_LEVEL,
     Character,
     Characteristics,
     CharacterKind,
     Skill,
 )
-from mneme_desktop.storage.atomic import atomic_write
+from mneme_desktop.storage.atomic import atomic_write, real_target
 from mneme_desktop.storage.campaign_file import (
     DEFAULT_BACKUPS,
     load_campaign_file,
@@ -34,11 +33,29 @@ from mneme_desktop.storage.campaign_file import (
     save_campaign,
     save_error,
 )
-from mneme_desktop.storage.codec import CHARACTER_FORMAT, DocumentError, parse_json_document
-from mneme_desktop.storage.diagnostics import summarise, validation_problems
-from mneme_desktop.storage.errors import CampaignLoadError, CharacterImportError
+from mneme_desktop.storage.codec import (
+    CHARACTER_FORMAT,
+    DocumentError,
+    parse_json_document,
+    validate_document,
+)
+from mneme_desktop.storage.diagnostics import (
+    MAX_REPORTED_PROBLEMS,
+    Problem,
+    error_message,
+    lines_of,
+    locate_all,
+    summarise,
+    validation_problems,
+)
+from mneme_desktop.storage.errors import (
+    CampaignLoadError,
+    CampaignSaveError,
+    CharacterImportError,
+)
 from mneme_desktop.storage.lock import CampaignLock, LockedError
 from mneme_desktop.storage.migrations import MIGRATIONS, MigrationStepError
+from mneme_desktop.storage.oslock import FolderLockTimeoutError, folder_lock
 
 __all__ = [
     "CE_FORMAT",
@@ -118,7 +135,7 @@ def _from_mneme(document: dict[str, Any], text: str, path: Path | None) -> Chara
     else:
         text_for_lines = text
     try:
-        return Character.model_validate(raw)
+        return validate_document(Character, raw)
     except ValidationError as exc:
         problems = validation_problems(exc, text_for_lines, prefix=("character",))
         _fail(path, f"some values are not valid:\n{summarise(problems)}")
@@ -139,8 +156,8 @@ def readable_name(identifier: str) -> str:
     )
 
 
-_CeLevel = Annotated[int, Field(ge=0, le=MAX_SKILL_LEVEL)]
-_CeValue = Annotated[int, Field(ge=0, le=MAX_CHARACTERISTIC)]
+_CeValue = Annotated[int, Field(ge=0, le=MAX_CHARACTERISTIC, strict=True)]
+"""Strict: lax validation read ``"str": true`` as STR 1."""
 
 
 class _CeModel(BaseModel):
@@ -183,7 +200,7 @@ class _CeCharacter(_CeModel):
     background_id: str | None = None
     background_skill: str | None = None
     careers: list[_CeCareer] = Field(default_factory=list)
-    skills: dict[str, _CeLevel] = Field(default_factory=dict)
+    skills: dict[str, Any] = Field(default_factory=dict)  # checked one by one: _ce_skills
     equipment: list[Any] = Field(default_factory=list)
     assets: list[_CeAsset] = Field(default_factory=list)
     connections: list[Any] = Field(default_factory=list)
@@ -279,19 +296,53 @@ def _ce_notes(ce: _CeCharacter, created: str | None) -> str:
     return "\n".join(lines)
 
 
+def _ce_skills(skills: dict[str, Any], text: str, path: Path | None) -> list[Skill]:
+    """The skills of a ce-char-1 file; refuses bad ones naming each (``skills[3] (row 4)``).
+
+    Checked one at a time and only the first few located, so 10,000 bad skills cost
+    10,000 small checks, not minutes of locating.
+    """
+    result: list[Skill] = []
+    problems: list[Problem] = []
+    count = 0
+    for index, (skill_id, level) in enumerate(skills.items()):
+        try:
+            result.append(Skill(name=readable_name(skill_id) or skill_id, level=level))
+        except ValidationError as exc:
+            count += exc.error_count()
+            if len(problems) < MAX_REPORTED_PROBLEMS:
+                where: tuple[str | int, ...] = ("character", "skills", skill_id)
+                for error in exc.errors(include_url=False)[:MAX_REPORTED_PROBLEMS]:
+                    if error["loc"] and error["loc"][0] == "level":
+                        shown_path: tuple[str | int, ...] = where
+                    else:  # the name: "character.skills[3] (row 4).name"
+                        shown_path = (f"character.skills[{index}] (row {index + 1})", "name")
+                    problems.append(Problem(shown_path, error_message(dict(error)),
+                                            _line(text, where)))
+    if problems:
+        shown = summarise(problems[:MAX_REPORTED_PROBLEMS])  # at most 5: no "more" line
+        rest = count - len(problems[:MAX_REPORTED_PROBLEMS])
+        if rest > 0:
+            shown += f"\n- ... and {rest} more problem{'s' if rest > 1 else ''}"
+        _fail(path, f"some skills are not valid ({count} problem{'s' if count != 1 else ''}):"
+                    f"\n{shown}")
+    return result
+
+
+def _line(text: str, path: tuple[str | int, ...]) -> int | None:
+    return lines_of(text, [offset := locate_all(text, [path])[path]]).get(offset)
+
+
 def _from_ce(document: dict[str, Any], text: str, path: Path | None) -> Character:
     try:
-        parsed = _CeFile.model_validate(document)
+        parsed = validate_document(_CeFile, document)
     except ValidationError as exc:
         _fail_validation(path, exc, text)
     ce = parsed.character
     a = ce.abilities
     name = ce.name.strip() or (path.stem if path is not None else "") or "Imported character"
+    skills = _ce_skills(ce.skills, text, path)
     try:
-        skills = [
-            Skill(name=readable_name(skill_id) or skill_id, level=level)
-            for skill_id, level in ce.skills.items()
-        ]
         return Character(
             name=name[:200],
             kind=CharacterKind.PLAYER,
@@ -358,21 +409,51 @@ def import_into_campaign(
     backups: int = DEFAULT_BACKUPS,
     *,
     lock_dir: Path | None = None,
+    force: bool = False,
 ) -> Character:
     """Import a character file into a campaign file and save it (atomically, with backups).
 
-    With ``lock_dir``, refuses (LockedError) while the campaign is open in the app. The
-    character gets a new id if the campaign already has one with its id.
+    With ``lock_dir``, refuses (LockedError, naming the holder) while the campaign is open
+    in the app, unless ``force``. Load, add and save happen under the campaign folder's
+    write lock, so parallel imports queue instead of overwriting each other, and the file
+    is read back afterwards: success is only returned for a character that is in the file.
+    The character gets a new id if the campaign already has one with its id.
     """
     character = import_character(source)
-    if lock_dir is not None:
-        lock = CampaignLock(campaign_path, lock_dir)
-        holder = lock.live_holder()
+    campaign_file = Path(campaign_path)
+    if lock_dir is not None and not force:
+        holder = CampaignLock(campaign_file, lock_dir).live_holder()
         if holder is not None:
-            raise LockedError(Path(campaign_path), holder)
-    loaded = load_campaign_file(campaign_path)
-    added = loaded.campaign.add_character(character)
-    save_campaign(
-        loaded.campaign, campaign_path, backups=backups, expected_hash=loaded.content_hash
-    )
+            raise LockedError(campaign_file, holder)
+    target = real_target(campaign_file)
+    try:
+        with folder_lock(target.parent):
+            loaded = load_campaign_file(campaign_file)
+            added = loaded.campaign.add_character(character)
+            written = save_campaign(
+                loaded.campaign, campaign_file, backups=backups,
+                expected_hash=loaded.content_hash,
+            )
+            _verify_import(campaign_file, added, written)
+    except FolderLockTimeoutError as exc:
+        raise save_error(campaign_file, exc) from exc
     return added
+
+
+def _verify_import(path: Path, added: Character, written: str) -> None:
+    """Read the campaign back: it must hold the new character (``written`` is the hash of
+    what was written, for the log)."""
+    try:
+        again = load_campaign_file(path)
+    except CampaignLoadError as exc:
+        raise CampaignSaveError(
+            f"'{path.name}' was written but cannot be read back ({exc}); the character was "
+            "not imported. The previous version is backup 1 beside the file.",
+            path=path,
+        ) from None
+    if again.campaign.find_character(added.id) is None:
+        raise CampaignSaveError(
+            f"'{path.name}' was changed by another program while '{added.name}' was being "
+            "imported, and no longer holds it. Import it again.",
+            path=path,
+        )

@@ -11,6 +11,7 @@ __all__ = [
     "FileChangedError",
     "MigrationError",
     "NewerSchemaError",
+    "ReadOnlyFileError",
     "StorageError",
 ]
 
@@ -75,6 +76,14 @@ class FileChangedError(CampaignSaveError):
         super().__init__(message, path=path)
         self.expected = expected
         self.actual = actual
+
+
+class ReadOnlyFileError(CampaignSaveError):
+    """The campaign file is marked read-only; it was not replaced.
+
+    Someone marked it so on purpose (or copied it from a read-only medium): the window asks
+    before overwriting it (``save_campaign(..., overwrite_read_only=True)``) or saves a copy.
+    """
 
 
 class CharacterImportError(StorageError):

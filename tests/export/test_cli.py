@@ -150,3 +150,27 @@ def test_write_failure_exits_1(tmp_path: Path, sample_file: Path,
 def test_help_returns_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_export(["--help"]) == 0
     assert "--pack" in capsys.readouterr().out
+
+
+def test_file_names_from_user_text_lose_nul_and_bidi_overrides(tmp_path: Path,
+                                                               campaign: Campaign) -> None:
+    """A name with U+202E shows "Mara\u202egpj.exe" as "Maraexe.jpg" in a file manager."""
+    campaign.name = "Ash\u202efall\x00"
+    campaign.characters[0].name = "Mara\u202efdp.exe\u200b"
+    path = tmp_path / "bidi.mneme"
+    save_campaign(campaign, path, backups=0)
+    out = tmp_path / "out"
+    assert run_export([str(path), "--format", "json", "--out", str(out),
+                       "--character", campaign.characters[0].name]) == 0
+    (written,) = out.iterdir()
+    assert written.name == "Ash-fall-Mara-fdp.exe.json"
+    assert all(ord(c) >= 0x20 and c not in "\u202e\u200b" for c in written.name)
+
+
+def test_an_unreadable_campaign_is_exit_2_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "pipe.mneme"
+    os.mkfifo(fifo)
+    assert run_export([str(fifo), "--format", "json", "--out", str(tmp_path / "o")]) == 2
+    assert "named pipe" in capsys.readouterr().err

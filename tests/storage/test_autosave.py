@@ -132,3 +132,61 @@ def test_disk_full_during_autosave(store: AutosaveStore, sample: Campaign,
         store.write(sample, untitled_id="x")
     monkeypatch.undo()
     assert [p for p in store.directory.iterdir()] == []
+
+
+# --- issue 15: decide by content, not by clock --------------------------------------------
+
+
+def _touch_later(path: Path, seconds: float = 3600) -> None:
+    """A sync client, a NAS with its clock ahead, a git checkout: the file looks newer."""
+    when = time.time() + seconds
+    os.utime(path, (when, when))
+
+
+def test_a_crash_autosave_survives_the_file_being_touched_afterwards(
+    store: AutosaveStore, saved: Path, sample: Campaign
+) -> None:
+    from mneme_desktop.storage import file_hash
+
+    opened_hash = file_hash(saved)
+    sample.notes = "typed after the last save"
+    entry = store.write(sample, source=saved, base_hash=opened_hash)
+    _touch_later(saved)
+    assert store.recoverable(saved) == entry
+    summary = store.recovery_summary(entry, saved)
+    assert "Unsaved changes in the autosave: campaign details changed (notes)" in summary
+    assert "also changed" not in summary
+
+
+def test_a_file_changed_by_another_program_after_the_crash_is_summarised(
+    store: AutosaveStore, saved: Path, sample: Campaign
+) -> None:
+    from mneme_desktop.domain import Character, Characteristics
+    from mneme_desktop.storage import file_hash, load_campaign
+
+    opened_hash = file_hash(saved)
+    mine = sample.model_copy(deep=True)
+    mine.add_character(Character(name="Ana Unsaved",
+                                 characteristics=Characteristics.of(7, 7, 7, 7, 7, 7)))
+    entry = store.write(mine, source=saved, base_hash=opened_hash)
+    theirs = load_campaign(saved)
+    theirs.characters[0].name = "Renamed Elsewhere"
+    save_campaign(theirs, saved, backups=0)  # the other program does not make our backups
+    _touch_later(saved)
+    assert store.recoverable(saved) == entry
+    summary = store.recovery_summary(entry, saved)
+    assert "1 character added (Ana Unsaved)" in summary
+    assert "1 character changed (Renamed Elsewhere)" in summary
+    assert "also changed since it was opened" in summary
+
+
+def test_an_old_autosave_without_a_base_is_still_offered_and_compared(
+    store: AutosaveStore, saved: Path, sample: Campaign
+) -> None:
+    sample.name = "Renamed in the autosave"
+    entry = store.write(sample, source=saved)
+    _touch_later(saved)
+    assert store.recoverable(saved) == entry
+    assert "Compared with the file" in store.recovery_summary(entry, saved)
+    store.discard(entry)
+    assert list(store.directory.iterdir()) == []

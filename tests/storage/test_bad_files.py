@@ -243,14 +243,14 @@ def test_missing_file_and_folder(tmp_path: Path) -> None:
 
 
 def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, saved: Path) -> None:
-    real_open = open
+    real_open = os.open
 
     def refuse(file: object, *args: object, **kwargs: object) -> object:
         if str(file) == str(saved):
             raise PermissionError(13, "Permission denied")
-        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+        return real_open(file, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("builtins.open", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(CampaignLoadError, match="permission to read"):
         load_campaign(saved)
 

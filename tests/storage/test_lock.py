@@ -151,3 +151,66 @@ def test_pid_alive() -> None:
     assert pid_alive(os.getpid())
     assert not pid_alive(_dead_pid())
     assert not pid_alive(0) and not pid_alive(-5)
+
+
+# --- issue 15: the write lock every writer takes for its check-and-replace -----------------
+
+
+def _hold_folder_lock(folder: Path) -> subprocess.Popen[str]:
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from mneme_desktop.storage.oslock import folder_lock\n"
+        f"with folder_lock(Path({str(folder)!r})) as locked:\n"
+        "    print('held' if locked else 'not held', flush=True)\n"
+        "    sys.stdin.read()\n"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock on a folder is POSIX")
+def test_a_writer_in_another_process_is_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mneme_desktop.storage import (
+        CampaignSaveError,
+        build_sample_campaign,
+        load_campaign,
+        oslock,
+        save_campaign,
+    )
+
+    path = tmp_path / "c.mneme"
+    save_campaign(build_sample_campaign(), path)
+    before = path.read_bytes()
+    holder = _hold_folder_lock(tmp_path)
+    try:
+        with oslock.folder_lock(tmp_path, wait=0) as locked:
+            assert not locked
+        with pytest.raises(oslock.FolderLockTimeoutError), \
+                oslock.folder_lock(tmp_path, wait=0.2):
+            pass
+        monkeypatch.setattr(oslock, "WAIT_SECONDS", 0.2)
+        campaign = build_sample_campaign()
+        campaign.notes = "while another program saves"
+        with pytest.raises(CampaignSaveError, match="kept saving in this folder"):
+            save_campaign(campaign, path)
+        assert path.read_bytes() == before
+    finally:
+        holder.communicate("", timeout=30)
+    save_campaign(campaign, path)
+    assert load_campaign(path).notes == "while another program saves"
+
+
+def test_the_write_lock_is_reentrant_within_a_process(tmp_path: Path) -> None:
+    from mneme_desktop.storage.oslock import folder_lock
+
+    with folder_lock(tmp_path) as outer:
+        with folder_lock(tmp_path, wait=0) as inner:
+            assert inner == outer
+        with folder_lock(tmp_path) as again:
+            assert again == outer
+    assert list(tmp_path.iterdir()) == [], "the lock leaves no file beside the campaign"

@@ -251,7 +251,38 @@ def test_stale_temp_files_of_dead_processes_are_swept(tmp_path: Path, saved: Pat
     os.utime(mine, (old, old))
     save_campaign(sample, saved)
     assert not stale.exists()
-    assert fresh.exists() and mine.exists()
+    # Under the folder lock a temp no writer holds is garbage, however young (issue 15).
+    assert not fresh.exists()
+    assert mine.exists()
+
+
+def test_a_temp_file_held_by_a_live_writer_is_kept(tmp_path: Path, saved: Path,
+                                                  sample: Campaign) -> None:
+    import fcntl
+
+    held = tmp_path / f".{saved.name}.{_dead_pid()}-abcdef01.tmp"
+    held.write_bytes(b"being written")
+    with open(held, "rb") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # as a writer in another process does
+        save_campaign(sample, saved)
+        load_campaign_file(saved)
+        assert held.exists()
+    load_campaign_file(saved)
+    assert not held.exists()
+
+
+def test_temps_of_killed_saves_are_cleaned_when_the_file_is_opened(
+    tmp_path: Path, saved: Path
+) -> None:
+    stale = tmp_path / f".{saved.name}.{_dead_pid()}-abcd1234.tmp"
+    stale.write_bytes(b"half a campaign")
+    other = tmp_path / f".other.mneme.{_dead_pid()}-abcd1234.tmp"
+    other.write_bytes(b"another file's")
+    unrelated = tmp_path / ".notes.txt"
+    unrelated.write_bytes(b"not ours")
+    load_campaign_file(saved)
+    assert not stale.exists()
+    assert other.exists() and unrelated.exists()
 
 
 def _dead_pid() -> int:
@@ -261,3 +292,121 @@ def _dead_pid() -> int:
     process = subprocess.Popen([sys.executable, "-c", "pass"])
     process.wait()
     return process.pid
+
+
+# --- issue 15: never lose a campaign ----------------------------------------------------------
+
+
+def test_a_symlinked_campaign_stays_one_file(tmp_path: Path, sample: Campaign) -> None:
+    real_folder = tmp_path / "sync"
+    real_folder.mkdir()
+    target = real_folder / "real.mneme"
+    save_campaign(sample, target)
+    first = target.read_bytes()
+    link = tmp_path / "link.mneme"
+    link.symlink_to(target)
+    loaded = load_campaign_file(link)
+    sample.notes = "edited through the link"
+    save_campaign(sample, link, expected_hash=loaded.content_hash)
+    assert link.is_symlink(), "the link was replaced by a regular file"
+    assert target.read_bytes() == campaign_to_json(sample)
+    backup = backup_path(target, 1)
+    assert backup.read_bytes() == first
+    assert not backup.is_symlink()
+    assert not backup_path(link, 1).exists(), "backups belong beside the real file"
+    assert not [n for n in _names(tmp_path) + _names(real_folder) if n.endswith(".tmp")]
+
+
+def test_a_chain_of_links_is_followed(tmp_path: Path, sample: Campaign) -> None:
+    target = tmp_path / "real.mneme"
+    save_campaign(sample, target)
+    (tmp_path / "a.mneme").symlink_to(target)
+    (tmp_path / "b.mneme").symlink_to(tmp_path / "a.mneme")
+    sample.notes = "via two links"
+    save_campaign(sample, tmp_path / "b.mneme")
+    assert (tmp_path / "a.mneme").is_symlink() and (tmp_path / "b.mneme").is_symlink()
+    assert load_campaign(target).notes == "via two links"
+
+
+def test_no_backup_possible_means_no_save(
+    tmp_path: Path, sample: Campaign, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FAT/exFAT stick, nearly full: no hard links and the copy fails. The previous version
+    must not end up in no file at all."""
+    import shutil
+
+    path = tmp_path / "c.mneme"
+    save_campaign(sample, path)
+    before = path.read_bytes()
+
+    def no_links(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EPERM, "links not supported")
+
+    def disk_full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "link", no_links)
+    monkeypatch.setattr(shutil, "copy2", disk_full)
+    sample.notes = "second"
+    with pytest.raises(CampaignSaveError, match="backup") as caught:
+        save_campaign(sample, path)
+    assert "disk is full" in str(caught.value)
+    assert path.read_bytes() == before
+    assert not [n for n in _names(tmp_path) if n.endswith(".tmp")]
+
+
+def test_without_backups_no_copy_is_needed(
+    tmp_path: Path, sample: Campaign, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    path = tmp_path / "c.mneme"
+    save_campaign(sample, path)
+
+    def fail(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "link", fail)
+    monkeypatch.setattr(shutil, "copy2", fail)
+    sample.notes = "second"
+    save_campaign(sample, path, backups=0)
+    assert load_campaign(path).notes == "second"
+
+
+def test_a_250_character_name_can_be_saved(tmp_path: Path, sample: Campaign) -> None:
+    path = tmp_path / ("c" * 244 + ".mneme")
+    assert len(path.name) == 250
+    save_campaign(sample, path)
+    sample.notes = "again"
+    save_campaign(sample, path)
+    assert load_campaign(path).notes == "again"
+    assert backup_path(path, 1).exists()
+
+
+def test_a_read_only_campaign_is_not_silently_replaced(tmp_path: Path, saved: Path,
+                                                       sample: Campaign) -> None:
+    from mneme_desktop.storage import ReadOnlyFileError
+
+    before = saved.read_bytes()
+    saved.chmod(0o444)
+    sample.notes = "changed"
+    with pytest.raises(ReadOnlyFileError, match="read-only"):
+        save_campaign(sample, saved)
+    assert saved.read_bytes() == before
+    save_campaign(sample, saved, overwrite_read_only=True)
+    assert load_campaign(saved).notes == "changed"
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o444
+
+
+def test_a_fifo_is_refused_not_waited_on(tmp_path: Path, sample: Campaign) -> None:
+    from mneme_desktop.storage import CampaignLoadError, import_character
+
+    fifo = tmp_path / "pipe.mneme"
+    os.mkfifo(fifo)
+    with pytest.raises(CampaignLoadError, match="named pipe"):
+        load_campaign(fifo)
+    with pytest.raises(Exception, match="named pipe"):
+        import_character(fifo)
+    with pytest.raises(CampaignSaveError, match="named pipe"):
+        save_campaign(sample, fifo, expected_hash="0" * 64)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
