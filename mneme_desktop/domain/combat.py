@@ -16,13 +16,21 @@ import functools
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 
 from pydantic import BaseModel
 
 from mneme_desktop.domain.adversary import AdversaryTemplate
+from mneme_desktop.domain.attack_terms import (
+    aim_cap_text,
+    aim_weapon,
+    attack_refusal,
+    label_aim,
+    label_target_cover,
+    target_cover,
+)
 from mneme_desktop.domain.campaign import Campaign
 from mneme_desktop.domain.character import (
     MAX_AMOUNT,
@@ -42,6 +50,19 @@ from mneme_desktop.domain.encounter import (
     Side,
 )
 from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.domain.medic_check import medic_modifier
+from mneme_desktop.domain.roll_terms import (
+    InitiativeResult,
+    Modifier,
+    ambush_result,
+    initiative_result,
+    roll_initiative_result,
+    survival_terms,
+    tactics_terms,
+    terms_text,
+    wound_modifier,
+    wound_terms,
+)
 from mneme_desktop.rules.actions import (
     FIRST_AID_ROUNDS,
     ROUND_SECONDS,
@@ -57,12 +78,9 @@ from mneme_desktop.rules.actions import (
     Stance,
     action_by_key,
     add_aim,
-    ambush_initiative,
     defend_modifier,
-    initiative_modifier,
     movement_metres,
     movement_spaces,
-    roll_initiative,
     spend,
     stance_change_cost,
     tactics_initiative_bonus,
@@ -110,14 +128,11 @@ from mneme_desktop.rules.wounds import (
     WoundThresholds,
     bleeding_damage_between,
     bleeds,
-    dying_roll_modifier,
     is_massive_damage,
     next_bleed_round,
-    roll_dying,
     roll_massive_damage,
     targeted_damage_effect,
     wound_effects,
-    wound_penalty,
     wound_state,
     wound_thresholds,
 )
@@ -173,6 +188,7 @@ __all__ = [
     "initiative_patch",
     "initiative_ties",
     "log_as_text",
+    "loose_ends",
     "massive_damage_patch",
     "move_in_ties_patch",
     "move_patch",
@@ -452,6 +468,40 @@ class EncounterPatch:
     @property
     def log_entries(self) -> tuple[EncounterLogEntry, ...]:
         return tuple(x for e in self.edits if isinstance(e, AppendLog) for x in e.entries)
+
+    def then(self, later: EncounterPatch) -> EncounterPatch:
+        """One patch doing this, then ``later``, as one step: each field goes from this
+        patch's before to ``later``'s after, and only ``later``'s log lines are kept (one
+        gesture, one line with the final value). Refused (ValueError) for patches that add,
+        remove or move combatants or change the time, which do not fold this way."""
+        merged: dict[tuple[object, ...], Edit] = {}
+        for edit in (*self.edits, *later.edits):
+            key: tuple[object, ...]
+            if isinstance(edit, ReplaceCharacter):
+                key = ("character", edit.character_id)
+                earlier = merged.get(key)
+                if isinstance(earlier, ReplaceCharacter):
+                    edit = ReplaceCharacter(earlier.before, edit.after)
+            elif isinstance(edit, SetCombatantField):
+                key = ("combatant", edit.encounter_id, edit.combatant_id, edit.name)
+                earlier = merged.get(key)
+                if isinstance(earlier, SetCombatantField):
+                    edit = replace(edit, before=earlier.before)
+            elif isinstance(edit, SetEncounterField):
+                key = ("encounter", edit.encounter_id, edit.name)
+                earlier = merged.get(key)
+                if isinstance(earlier, SetEncounterField):
+                    edit = replace(edit, before=earlier.before)
+            elif isinstance(edit, AppendLog):
+                key = ("log",)
+            else:
+                raise ValueError("only field, sheet and log edits fold into one step")
+            merged[key] = edit
+        log = merged.pop(("log",), None)
+        if log is not None and later.log_entries:
+            merged[("log",)] = AppendLog(later.encounter_id, later.log_entries)
+        return EncounterPatch(later.encounter_id, later.text, tuple(merged.values()),
+                              later.merge_key)
 
 
 class PatchBuilder:
@@ -779,7 +829,7 @@ def combatant_status(
         damage=character.damage,
         hp=hp,
         thresholds=thresholds,
-        penalty=wound_penalty(character.damage),
+        penalty=wound_modifier(character),
         conditions=tuple(texts),
         can_act=can_act(campaign, combatant, character, state),
         dying_roll_due=dying_roll_due(campaign, encounter, combatant, character, state),
@@ -942,19 +992,11 @@ def note_patch(campaign: Campaign, encounter: Encounter, text: str) -> Encounter
 # ===================================================================== initiative
 
 
-def _dex(character: Character) -> int:
-    return character.characteristic(Characteristic.DEX) or 0
-
-
-def _skill_level(character: Character, skill: str | None) -> int | None:
-    return character.skill_level(skill) if skill else None
-
-
 def initiative_from_text(
     character: Character, text: str, skill: str | None = None
 ) -> tuple[int, tuple[int, ...]]:
     """Initiative typed by the referee: a number is the value itself; two dice ("4 5")
-    are the physical 2d6, to which DEX DM and the chosen skill are added."""
+    are the physical 2d6, to which DEX DM, the chosen skill and the wounds are added."""
     cleaned = text.strip()
     if re.fullmatch(r"-?\d+", cleaned):
         return int(cleaned), ()
@@ -964,8 +1006,7 @@ def initiative_from_text(
         raise ValueError(
             f"{text!r} is neither an initiative value (e.g. 11) nor two dice (e.g. 4 5)"
         ) from None
-    modifier = initiative_modifier(_dex(character), _skill_level(character, skill))
-    return sum(dice) + modifier, dice
+    return initiative_result(character, dice, skill).value, dice
 
 
 def initiative_patch(
@@ -1018,7 +1059,7 @@ def roll_initiative_patch(
     skill: str | None = None,
     only_missing: bool = False,
 ) -> EncounterPatch:
-    """Everyone rolls 2d6 + DEX DM + their level in ``skill`` (none: no bonus)."""
+    """Everyone rolls 2d6 + DEX DM + their level in ``skill`` (none: no bonus) + wounds."""
     builder = PatchBuilder(campaign, encounter)
     values: dict[str, int] = {}
     lines = []
@@ -1026,21 +1067,24 @@ def roll_initiative_patch(
         if combatant.out_of_fight or (only_missing and combatant.initiative is not None):
             continue
         character = campaign.combatant_character(combatant)
-        rolled = roll_initiative(rng, _dex(character), _skill_level(character, skill))
+        rolled = roll_initiative_result(rng, character, skill)
         values[combatant.id] = rolled.value
         builder.set(combatant, "initiative", rolled.value)
         builder.set(combatant, "initiative_dice", list(rolled.dice))
-        lines.append(
-            f"{character.name} {rolled.value} ({'+'.join(map(str, rolled.dice))}"
-            f"{_signed(rolled.modifier)})"
-        )
+        lines.append(f"{character.name} {_initiative_text(rolled)}")
     if not values:
         raise CombatError("nobody needs an initiative roll")
     _keep_turn(builder, encounter, values)
     with_skill = f" + {skill}" if skill else ""
     builder.log(actor="Referee", action="Initiative",
-                text=f"Initiative 2d6 + DEX DM{with_skill}: " + "; ".join(lines))
+                text=f"Initiative 2d6 + DEX DM{with_skill} + wounds: " + "; ".join(lines))
     return builder.build("Roll initiative")
+
+
+def _initiative_text(rolled: InitiativeResult) -> str:
+    """"9 (4+5, DEX DM +1, Wounds -4)" or, for an ambush, "13 (automatic 12, DEX DM +1)"."""
+    dice = "+".join(map(str, rolled.dice)) if rolled.dice else "automatic 12"
+    return f"{rolled.value} ({dice}, {terms_text(rolled.terms)})"
 
 
 def ambush_patch(
@@ -1051,7 +1095,7 @@ def ambush_patch(
     skill: str | None = None,
 ) -> EncounterPatch:
     """An ambush: the prepared side counts an automatic 12 (12 + DEX DM); the others roll
-    2d6 + DEX DM (+ skill)."""
+    2d6 + DEX DM (+ skill). Wounds count against both (Ch.7: all rolls)."""
     builder = PatchBuilder(campaign, encounter)
     values: dict[str, int] = {}
     lines = []
@@ -1060,16 +1104,14 @@ def ambush_patch(
             continue
         character = campaign.combatant_character(combatant)
         if combatant.side is prepared:
-            value = ambush_initiative(_dex(character))
-            dice: list[int] = []
-            lines.append(f"{character.name} {value} (12 + DEX DM)")
+            rolled = ambush_result(character)
         else:
-            rolled = roll_initiative(rng, _dex(character), _skill_level(character, skill))
-            value, dice = rolled.value, list(rolled.dice)
-            lines.append(f"{character.name} {value} ({'+'.join(map(str, dice))})")
+            rolled = roll_initiative_result(rng, character, skill)
+        value = rolled.value
+        lines.append(f"{character.name} {_initiative_text(rolled)}")
         values[combatant.id] = value
         builder.set(combatant, "initiative", value)
-        builder.set(combatant, "initiative_dice", dice)
+        builder.set(combatant, "initiative_dice", list(rolled.dice))
     if not values:
         raise CombatError("there is nobody in the encounter")
     _keep_turn(builder, encounter, values)
@@ -1079,14 +1121,9 @@ def ambush_patch(
 
 
 def tactics_modifier(character: Character) -> int:
-    """DM of a Tactics check: Tactics level (unskilled -3) + INT DM + wound penalty.
-
-    INT is the project's choice of characteristic; the referee can change the DM.
-    """
-    level = character.skill_level("Tactics")
-    return (UNSKILLED if level is None else level) + character.characteristic_modifier(
-        Characteristic.INT
-    ) + character.wound_penalty
+    """DM of a Tactics check: Tactics level (unskilled -3) + INT DM + wounds
+    (:func:`~mneme_desktop.domain.roll_terms.tactics_terms`)."""
+    return sum(term.value for term in tactics_terms(character))
 
 
 def tactics_patch(
@@ -1115,12 +1152,15 @@ def tactics_patch(
         raise CombatError("choose the unit that hears the leader")
     _keep_turn(builder, encounter, values)
     name = _name(campaign, leader)
+    wounds = wound_terms(campaign.combatant_character(leader))
+    wounded = f" (DM {_signed(check.modifier)}, {terms_text(wounds)} in it)" if wounds else ""
     builder.log(
         actor_id=leader.id, actor=name, action="Tactics", action_kind=ActionKind.SIGNIFICANT,
         dice=list(check.dice), modifier=check.modifier, difficulty=check.difficulty,
         effect=check.effect,
         state_changes=[f"{n}: initiative {_signed(bonus)}" for n in names],
-        text=f"Tactics at Difficulty {declared_difficulty}: Effect {_signed(check.effect)}, "
+        text=f"Tactics at Difficulty {declared_difficulty}{wounded}: Effect "
+        f"{_signed(check.effect)}, "
         f"capped to {_signed(bonus)} for {_join(names)}",
     )
     return builder.build(f"{name}: Tactics {_signed(bonus)}")
@@ -1294,11 +1334,41 @@ def delay_patch(
     return builder.build(f"{name} delays")
 
 
+def loose_ends(campaign: Campaign, encounter: Encounter) -> tuple[str, ...]:
+    """Who leaves the fight dying, bleeding, stabilised or mid-task: what the referee is
+    asked to confirm before "End fight", and what the log keeps of it."""
+    lines: list[str] = []
+    now = campaign.game_time
+    for combatant in encounter.combatants:
+        character = campaign.combatant_character(combatant)
+        if _has_active(character, ConditionKind.DEAD, now):
+            continue
+        notes: list[str] = []
+        if _state(campaign, character) is WoundState.DYING:
+            stable = _has_active(character, ConditionKind.STABILISED, now)
+            notes.append("dying, stabilised" if stable else "dying")
+        elif _has_active(character, ConditionKind.STABILISED, now):
+            notes.append("stabilised")
+        if _has_active(character, ConditionKind.BLEEDING, now):
+            notes.append("bleeding")
+        task = combatant.extended_task
+        if task is not None:
+            notes.append(f"mid-task ({task.description})")
+        if notes:
+            lines.append(f"{character.name}: {', '.join(notes)}")
+    return tuple(lines)
+
+
 def end_encounter_patch(campaign: Campaign, encounter: Encounter) -> EncounterPatch:
+    """End the fight; whoever is left dying, bleeding, stabilised or mid-task is logged."""
     _require_running(encounter)
     builder = PatchBuilder(campaign, encounter)
     builder.set_encounter("ended", True)
-    builder.log(actor="Referee", action="End", text=f"Encounter ends in round {encounter.round}")
+    text = f"Encounter ends in round {encounter.round}"
+    ends = loose_ends(campaign, encounter)
+    if ends:
+        text += ". Left open: " + "; ".join(ends)
+    builder.log(actor="Referee", action="End", text=text)
     return builder.build("End encounter")
 
 
@@ -1359,9 +1429,8 @@ def _new_round(builder: PatchBuilder, rng: random.Random, auto_dying: bool) -> N
                 and _state(campaign, character) is WoundState.DYING
                 and not _has_active(character, ConditionKind.STABILISED, new_time)
             ):
-                endurance = character.characteristic(Characteristic.END) or 0
-                _dying_outcome(builder, combatant,
-                               roll_dying(rng, endurance, character.damage), "rolled")
+                _dying_outcome(builder, combatant, _roll_survival(
+                    character, DYING_DIFFICULTY, rng=rng), "rolled")
     builder.set_encounter("turn_index", _first_able(campaign, order, 0, builder) or 0)
 
 
@@ -1404,9 +1473,24 @@ def _dying_outcome(
         target=character.name, action="Dying roll", dice=list(check.dice),
         modifier=check.modifier, difficulty=check.difficulty, effect=check.effect,
         state_changes=changes,
-        text=f"Dying roll ({how}): END {_signed(check.modifier)} with wounds vs "
+        text=f"Dying roll ({how}): DM {_signed(check.modifier)} "
+        f"({terms_text(survival_terms(character))}) vs "
         f"{DYING_DIFFICULTY}: {check.total}, {character.name} {verdict}",
     )
+
+
+def _roll_survival(
+    character: Character, difficulty: int, rng: random.Random | None = None,
+    dice: Sequence[int] | None = None,
+) -> SurvivalRoll:
+    """A dying (vs 4) or massive-damage (vs 8) roll: END DM with the wounds of
+    :func:`~mneme_desktop.domain.roll_terms.survival_terms`, rolled or from the table."""
+    modifier = sum(term.value for term in survival_terms(character))
+    if dice is not None:
+        return SurvivalRoll(check_from_dice(dice, modifier, difficulty))
+    if rng is None:
+        raise ValueError("a survival roll needs a random generator or the dice rolled")
+    return SurvivalRoll(roll_check(rng, modifier, difficulty))
 
 
 def dying_roll_patch(
@@ -1418,16 +1502,10 @@ def dying_roll_patch(
     character = campaign.combatant_character(combatant)
     if _state(campaign, character) is not WoundState.DYING:
         raise CombatError(f"{character.name} is not dying")
-    endurance = character.characteristic(Characteristic.END) or 0
-    if dice is not None:
-        modifier = dying_roll_modifier(endurance, character.damage)
-        roll = SurvivalRoll(check_from_dice(dice, modifier, DYING_DIFFICULTY))
-        how = "dice at the table"
-    elif rng is not None:
-        roll = roll_dying(rng, endurance, character.damage)
-        how = "rolled"
-    else:
+    if dice is None and rng is None:
         raise ValueError("a dying roll needs a random generator or the dice rolled")
+    roll = _roll_survival(character, DYING_DIFFICULTY, rng, dice)
+    how = "dice at the table" if dice is not None else "rolled"
     builder = PatchBuilder(campaign, encounter)
     _dying_outcome(builder, combatant, roll, how)
     return builder.build(f"{character.name}: dying roll")
@@ -1457,8 +1535,9 @@ def _massive_outcome(
         target=character.name, action="Massive damage roll", dice=list(check.dice),
         modifier=check.modifier, difficulty=check.difficulty, effect=check.effect,
         state_changes=result,
-        text=f"Massive damage roll ({how}): END {_signed(check.modifier)} with wounds vs "
-        f"{MASSIVE_DAMAGE_DIFFICULTY}: {check.total}",
+        text=f"Massive damage roll ({how}): DM {_signed(check.modifier)} "
+        f"({terms_text(survival_terms(character))}) vs {MASSIVE_DAMAGE_DIFFICULTY}: "
+        f"{check.total}",
     )
     return result
 
@@ -1470,16 +1549,10 @@ def massive_damage_patch(
     """A massive-damage roll (END vs 8 with wound penalties) asked for by the referee."""
     combatant = _combatant(encounter, combatant_id)
     character = campaign.combatant_character(combatant)
-    endurance = character.characteristic(Characteristic.END) or 0
-    if dice is not None:
-        modifier = dying_roll_modifier(endurance, character.damage)
-        roll = SurvivalRoll(check_from_dice(dice, modifier, MASSIVE_DAMAGE_DIFFICULTY))
-        how = "dice at the table"
-    elif rng is not None:
-        roll = roll_massive_damage(rng, endurance, character.damage)
-        how = "rolled"
-    else:
+    if dice is None and rng is None:
         raise ValueError("a massive-damage roll needs a random generator or the dice rolled")
+    roll = _roll_survival(character, MASSIVE_DAMAGE_DIFFICULTY, rng, dice)
+    how = "dice at the table" if dice is not None else "rolled"
     builder = PatchBuilder(campaign, encounter)
     _massive_outcome(builder, combatant, roll, how)
     return builder.build(f"{character.name}: massive damage roll")
@@ -1524,21 +1597,23 @@ def remove_condition_patch(
 
 def set_damage_patch(
     campaign: Campaign, encounter: Encounter, combatant_id: str, damage: int,
-    merge: bool = False,
+    gesture: str | None = None, start: int | None = None,
 ) -> EncounterPatch:
-    """The referee sets the damage directly (dragging the HP bar); logged as a correction."""
+    """The referee sets the damage directly (dragging the HP bar); logged as a correction.
+
+    Every step of one ``gesture`` (a press and its drag) carries the same merge key and the
+    damage the gesture started from, so the merged step logs one line: start to final."""
     if damage < 0:
         raise CombatError("damage cannot be negative")
     combatant = _combatant(encounter, combatant_id)
     builder = PatchBuilder(campaign, encounter)
     character = builder.edit_character(combatant)
-    old = character.damage
+    old = character.damage if start is None else start
     character.damage = damage
     name = character.name
-    key = f"damage:{combatant_id}" if merge else None
-    if not merge:
-        builder.log(actor="Referee", target_id=combatant.id, target=name, action="Damage",
-                    text=f"{name}: damage set from {old} to {damage}")
+    key = f"damage:{combatant_id}:{gesture}" if gesture is not None else None
+    builder.log(actor="Referee", target_id=combatant.id, target=name, action="Damage",
+                text=f"{name}: damage set from {old} to {damage}")
     return builder.build(f"{name}: damage {damage}", merge_key=key)
 
 
@@ -1604,19 +1679,24 @@ def take_action_patch(
 
 def aim_patch(
     campaign: Campaign, encounter: Encounter, combatant_id: str, target_id: str,
-    weapon_aim_modifier: int = 0,
+    weapon_index: int | None = None,
 ) -> EncounterPatch:
-    """One Aim minor action at ``target_id``: +1 (or the weapon's Aim modifier) up to +6
-    worth of aim actions, kept across rounds, lost on changing target."""
+    """One Aim minor action at ``target_id`` with the weapon chosen for the next attack
+    (``weapon_index``, default the first): +1, or that weapon's Aim modifier, up to six aim
+    actions' worth; kept across rounds, lost on changing target."""
     combatant = _combatant(encounter, combatant_id)
     target = _combatant(encounter, target_id)
     if target.id == combatant.id:
         raise CombatError("a combatant cannot aim at themselves")
+    try:
+        weapon = aim_weapon(campaign.combatant_character(combatant), weapon_index)
+    except ValueError as exc:
+        raise CombatError(str(exc)) from None
     builder = PatchBuilder(campaign, encounter)
     _spend(builder, combatant, ActionKind.MINOR, "aim")
     changed = combatant.aim_target_id not in (None, target.id)
     current = 0 if changed else combatant.aim
-    new = add_aim(current, weapon_aim_modifier)
+    new = add_aim(current, weapon.aim_modifier if weapon is not None else 0)
     builder.set(combatant, "aim", new)
     builder.set(combatant, "aim_target_id", target.id)
     name, target_name = _name(campaign, combatant), _name(campaign, target)
@@ -1624,7 +1704,8 @@ def aim_patch(
     capped = " (at the cap)" if new == current else ""
     builder.log(actor_id=combatant.id, actor=name, action="Aim", action_kind=ActionKind.MINOR,
                 target_id=target.id, target=target_name,
-                text=f"{name} aims at {target_name}: +{new}{capped}{lost}")
+                text=f"{name} aims at {target_name}: +{new} ({aim_cap_text(weapon)})"
+                f"{capped}{lost}")
     return builder.build(f"{name}: aim +{new}")
 
 
@@ -1697,14 +1778,9 @@ def move_patch(
 
 
 def first_aid_modifier(character: Character) -> int:
-    """DM of a first-aid check: Medic level (unskilled -3) + EDU DM + wound penalty.
-
-    EDU is the project's choice of characteristic; the referee can change the DM.
-    """
-    level = character.skill_level("Medic")
-    return (UNSKILLED if level is None else level) + character.characteristic_modifier(
-        Characteristic.EDU
-    ) + character.wound_penalty
+    """DM of a first-aid check: the medic's DM the Healing view uses too (Medic level,
+    unskilled -3, + EDU DM + wound penalty); the referee can change it."""
+    return medic_modifier(character).total
 
 
 def start_task_patch(
@@ -1824,15 +1900,6 @@ class AttackMode(Enum):
     DEFEND = "defend"
 
 
-@dataclass(frozen=True)
-class Modifier:
-    """One DM on the roll, with the rule it comes from."""
-
-    label: str
-    value: int
-    rule: str
-
-
 def armor_of(character: Character) -> tuple[int, Scale]:
     """Worn armor in plain AR (the ratings of every worn piece add up) and the largest
     scale among them, which is the scale the wearer counts as for scale immunity."""
@@ -1920,6 +1987,9 @@ class AttackSpec:
     defence: Defence = field(default_factory=Defence)
     return_fire: ReturnFire | None = None
     options: tuple[str, ...] = ()
+    refusal: str = ""
+    """Why the attacker cannot make this attack now (no actions left); "" when they can.
+    The odds are still shown, but it cannot be rolled."""
 
     def __post_init__(self) -> None:
         if self.mode is AttackMode.ATTACK:
@@ -2022,7 +2092,8 @@ class AttackRequest:
     """(combatant id, damage rolls kept against it) for each target."""
     characteristic: Characteristic | None = None
     base_difficulty: int = DEFAULT_DIFFICULTY
-    cover: CoverLevel = CoverLevel.NONE
+    cover: CoverLevel | None = None
+    """The targets' cover; None: as set on their rows (the usual case)."""
     concealment: CoverLevel = CoverLevel.NONE
     close_quarters: bool = False
     range_mod: int = 0
@@ -2043,6 +2114,8 @@ class AttackRequest:
     return_fire_from: str | None = None
     return_fire_weapon: int = 0
     return_fire_rate: int | None = None
+    spend_action: bool = True
+    """The attack spends the attacker's significant action (refused without two minor)."""
 
 
 def _default_characteristic(weapon: Weapon) -> Characteristic:
@@ -2063,8 +2136,9 @@ def _target(campaign: Campaign, combatant: Combatant, share: int) -> AttackTarge
 
 def build_attack(campaign: Campaign, encounter: Encounter, request: AttackRequest) -> AttackSpec:
     """Turn the resolver's choices into a spec: DMs from the sheet (skill, characteristic,
-    wounds), the Difficulty term by term, the attacker's aim if it is on a target, the
-    defence against a Fail Effect and the return fire."""
+    wounds), the Difficulty term by term (the targets' cover from their rows unless the
+    referee overrides it), the attacker's aim if it is on a target, the defence against a
+    Fail Effect, the return fire, and whether the attacker can afford it."""
     attacker = _combatant(encounter, request.attacker_id)
     sheet = campaign.combatant_character(attacker)
     if not sheet.weapons:
@@ -2085,8 +2159,7 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
     code = request.characteristic or _default_characteristic(weapon)
     modifiers.append(Modifier(f"{code.value.upper()} DM", sheet.characteristic_modifier(code),
                               "Ch.3 characteristic modifier"))
-    if sheet.wound_penalty:
-        modifiers.append(Modifier("Wounds", sheet.wound_penalty, "Ch.7 wound penalties"))
+    modifiers.extend(wound_terms(sheet))
     if request.extra_dm:
         modifiers.append(Modifier("Other DMs", request.extra_dm, "Ch.3 equipment and actions"))
     target_ids = {t.id for t in target_combatants}
@@ -2095,13 +2168,18 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
     if request.coordinating:
         other.append(DifficultyTerm("Coordinating action", request.coordinating,
                                     "Ch.6 coordinating action: +1 to +4", TermKind.OTHER))
+    row_cover = target_cover([(c, _name(campaign, c)) for c in target_combatants])
+    cover = row_cover.level if request.cover is None else request.cover
     difficulty = attack_difficulty(
-        base=request.base_difficulty, cover=request.cover, concealment=request.concealment,
+        base=request.base_difficulty, cover=cover, concealment=request.concealment,
         close_quarters=request.close_quarters, range_mod=request.range_mod,
         superiority=request.superiority, aim=aim,
         targeted=request.location.difficulty_modifier if request.location else 0,
         other=other,
     )
+    if request.cover is None:
+        difficulty = label_target_cover(difficulty, row_cover)
+    difficulty = label_aim(difficulty, weapon)
     advantages, disadvantages = request.advantages, request.disadvantages
     options: list[str] = []
     if request.plan is PlanOutcome.CORRECT:
@@ -2156,6 +2234,8 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
         mode=request.mode, reckless=request.reckless,
         costly_success=request.costly_success and request.mode is AttackMode.ATTACK,
         defence=defence, return_fire=return_fire, options=tuple(options),
+        refusal=attack_refusal(sheet.name, attacker.actions_spent, request.spend_action,
+                               "defend" if request.mode is AttackMode.DEFEND else "attack"),
     )
 
 
@@ -2250,13 +2330,22 @@ def _expected_harm(
     return expected_kept_damage(dice, rolled, kept, armor, remaining)
 
 
+def _refuse(spec: AttackSpec) -> None:
+    """An attack the attacker cannot afford is refused before any die is rolled."""
+    if spec.refusal:
+        raise CombatError(spec.refusal)
+
+
 def roll_attack(spec: AttackSpec, rng: random.Random) -> CheckResult:
-    """The attack (or defend) roll made in the app."""
+    """The attack (or defend) roll made in the app; refused if it cannot be afforded."""
+    _refuse(spec)
     return roll_check(rng, spec.roll_modifier, spec.difficulty.total, spec.net_advantage)
 
 
 def attack_check_from_dice(spec: AttackSpec, dice: Sequence[int]) -> CheckResult:
-    """The roll from dice a player rolled at the table (2, or 2 + |net advantage| dice)."""
+    """The roll from dice a player rolled at the table (2, or 2 + |net advantage| dice);
+    refused if the attack cannot be afforded."""
+    _refuse(spec)
     return check_from_dice(dice, spec.roll_modifier, spec.difficulty.total, spec.net_advantage)
 
 
@@ -2308,6 +2397,7 @@ def resolve_attack(
     damage roll (rolled here). Typed dice replace the app's damage rolls: one group per
     target, and for return fire the cover's rolls first.
     """
+    _refuse(spec)
     if check.modifier != spec.roll_modifier or check.difficulty != spec.difficulty.total:
         raise ValueError("this roll was made for a different attack: roll again")
     hit, success_effect, fail = _success_effect(spec, check.effect)
@@ -2444,7 +2534,7 @@ def attack_patch(
         builder.set(attacker, "aim_target_id", None)
     check = outcome.check
     target_names = _join(t.name for t in spec.targets)
-    terms = " ".join(f"{_signed(t.value) if i else t.value} {t.label.lower()}"
+    terms = " ".join(f"{_signed(t.value) if i else t.value} {t.label[:1].lower()}{t.label[1:]}"
                      for i, t in enumerate(spec.difficulty.terms))
     dms = ", ".join(f"{m.label} {_signed(m.value)}" for m in spec.roll_terms)
     if spec.mode is AttackMode.DEFEND:

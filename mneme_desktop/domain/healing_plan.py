@@ -592,14 +592,14 @@ def _bleed(character: Character, start: GameTime, end: GameTime, lines: list[str
 
 
 def _expire_conditions(character: Character, end: GameTime, lines: list[str]) -> None:
+    in_care = character.recovery is not None and character.recovery.care
+    then = "intensive care goes on" if in_care else "dying rolls resume"
     kept: list[Condition] = []
     for condition in character.conditions:
         if condition.expired(end):
             assert condition.expires_at is not None
             if condition.kind is ConditionKind.STABILISED:
-                lines.append(
-                    f"stabilisation ended at {condition.expires_at.label}: dying rolls resume"
-                )
+                lines.append(f"stabilisation ended at {condition.expires_at.label}: {then}")
             else:
                 lines.append(f"{condition.label} ended at {condition.expires_at.label}")
         else:
@@ -629,9 +629,10 @@ def advance_character(
     """``character`` after ``days`` healing days under ``plan`` or their own regime.
 
     Without a plan the stored regime (``recovery``) applies; without either nothing heals.
-    Healing progress and therapy progress carry over through ``Recovery.progress``. With a
-    plan the character's regime becomes the plan's regime on the last day, ``since``
-    the moment the plan began (if the character had no regime start yet).
+    Healing progress and therapy progress carry over through ``Recovery.progress``. A plan
+    never replaces the character's own regime: it is kept with the progress carried on;
+    only a character without one is put on the plan's last-day regime (from ``since``),
+    and a line says so.
     """
     after = character.model_copy(deep=True)
     lines: list[str] = []
@@ -682,15 +683,11 @@ def advance_character(
     ):
         lines.append("characteristic damage left untreated")
     after.damage = course.damage
-    if plan is not None:
-        anchor = since if recovery is None or recovery.since is None else recovery.since
-        after.recovery = Recovery(
-            activity=activity,
-            care=care,
-            progress=course.progress,
-            since=anchor,
-            caregiver_id=None if recovery is None else recovery.caregiver_id,
-        )
+    if recovery is None:
+        # No regime of their own to keep: the plan's last day becomes it, and says so.
+        after.recovery = Recovery(activity=activity, care=care, progress=course.progress,
+                                  since=since)
+        lines.append(f"had no regime of their own: now on {_regime_text(activity, care)}")
     else:
         assert after.recovery is not None
         after.recovery = after.recovery.model_copy(update={"progress": course.progress})

@@ -12,10 +12,12 @@ heading and blocks that flow down the page and onto more pages if needed) or a
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Final, NamedTuple
+from enum import Enum, StrEnum
+from typing import Any, Final, NamedTuple
 
 from mneme_desktop.domain import (
     AdversaryTemplate,
@@ -62,10 +64,12 @@ __all__ = [
     "adversary_cards",
     "build_document",
     "character_sheet",
+    "clean_text",
     "damage_after_armor",
     "encounter_roster",
     "find_any_character",
     "iter_strings",
+    "sanitised",
 ]
 
 
@@ -870,7 +874,14 @@ def _player_characters(campaign: Campaign) -> list[Character]:
 def build_document(
     campaign: Campaign, target: ExportTarget, options: ExportOptions
 ) -> ExportDocument:
-    """The printable document for ``target``; ExportError when there is nothing to print."""
+    """The printable document for ``target``, its text made safe to print (:func:`sanitised`);
+    ExportError when there is nothing to print."""
+    return sanitised(_build_document(campaign, target, options))
+
+
+def _build_document(
+    campaign: Campaign, target: ExportTarget, options: ExportOptions
+) -> ExportDocument:
     if target.kind is TargetKind.CHARACTER:
         assert target.character_id is not None
         character = find_any_character(campaign, target.character_id)
@@ -893,6 +904,53 @@ def build_document(
     if cards.cards:
         parts.append(cards)
     return ExportDocument(f"Referee pack: {encounter.name} · {campaign.name}", tuple(parts))
+
+
+# --- safe text ---------------------------------------------------------------------------
+
+_UNPRINTABLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 controls but tab and newline, DEL, C1 controls
+    "\u202a-\u202e\u2066-\u2069]"  # bidi embeddings, overrides and isolates
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """User text made safe to print: control characters (NUL included) are dropped, so are
+    the bidi embedding, override and isolate characters (U+202A-U+202E, U+2066-U+2069),
+    which would reorder the text around a name (an override in a name could make a sheet
+    say something else), and a lone surrogate, which no file encoding can hold, becomes
+    U+FFFD. Carriage returns become line breaks; right-to-left letters are kept."""
+    if text.isprintable():
+        return text
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _SURROGATE.sub("\ufffd", _UNPRINTABLE.sub("", text))
+
+
+_MODEL_TYPES = (TrackBlock, Column, Table, Text, Fields, Columns, Heading, Sheet, Card,
+                CardSheet, ExportDocument)
+
+
+def _cleaned(value: object) -> object:
+    if isinstance(value, Enum):
+        return value
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, tuple):
+        return tuple(_cleaned(item) for item in value)
+    if isinstance(value, _MODEL_TYPES):
+        changes: dict[str, Any] = {f.name: _cleaned(getattr(value, f.name))
+                                   for f in dataclasses.fields(value)}
+        return dataclasses.replace(value, **changes)
+    return value  # numbers, damage tracks: not text
+
+
+def sanitised(document: ExportDocument) -> ExportDocument:
+    """``document`` with :func:`clean_text` applied to every string in it, so every
+    renderer (print, PDF, HTML) gets the same printable text."""
+    cleaned = _cleaned(document)
+    assert isinstance(cleaned, ExportDocument)
+    return cleaned
 
 
 # --- walking the model ---------------------------------------------------------------------

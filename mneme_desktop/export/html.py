@@ -2,8 +2,10 @@
 
 Everything is inline (CSS in a ``<style>``, damage tracks as PNG ``data:`` images painted
 by the same track painter as the screen and the PDF), so the file can be mailed or put on
-a tablet. Every string that came from the campaign goes through :func:`html.escape`, and
-a Content-Security-Policy forbids scripts outright as a second line of defence.
+a tablet. Every string that came from the campaign goes through :func:`html.escape` after
+:func:`~mneme_desktop.export.document.clean_text` (no NUL, no bidi override that could
+reorder the page around a name), and a Content-Security-Policy forbids scripts outright as a
+second line of defence.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from mneme_desktop.export.document import (
     Text,
     TrackBlock,
     TrackKind,
+    clean_text,
 )
 from mneme_desktop.export.files import write_file_atomically
 from mneme_desktop.export.fonts import (
@@ -83,6 +86,8 @@ table { border-collapse: collapse; width: 100%%; font-size: 9pt; }
 th, td { border: 0.5pt solid #999; padding: 1.5pt 3pt; vertical-align: top;
          overflow-wrap: anywhere; }
 th { background: #e4e4e4; font-size: 8.5pt; text-align: left; }
+th, td.c, td.r { overflow-wrap: normal; word-break: keep-all; hyphens: manual; }
+td.num { white-space: nowrap; }
 .c { text-align: center; }
 .r { text-align: right; }
 tr { break-inside: avoid; page-break-inside: avoid; }
@@ -105,8 +110,14 @@ footer { margin-top: 8pt; border-top: 0.5pt solid #999; font-size: 8pt; padding-
 
 
 def _e(text: str) -> str:
-    """Escape user text for HTML; line breaks become <br>."""
-    return "<br>".join(html.escape(line, quote=True) for line in text.split("\n"))
+    """Escape user text for HTML (cleaned of control and bidi override characters first,
+    even in a document not built by ``build_document``); line breaks become <br>."""
+    return "<br>".join(html.escape(line, quote=True) for line in clean_text(text).split("\n"))
+
+
+def _attr(text: str) -> str:
+    """User text for an attribute value: cleaned and escaped, quotes included."""
+    return html.escape(clean_text(text), quote=True)
 
 
 # --- track images --------------------------------------------------------------------------
@@ -162,7 +173,7 @@ def _track_html(block: TrackBlock, points: float = _BAR_POINTS) -> str:
     kind = "bar" if block.kind is TrackKind.BAR else "box-chart"
     return (
         f'<img class="track {kind}" width="{width}" height="{height}" '
-        f'alt="{html.escape(block.description, quote=True)}" '
+        f'alt="{_attr(block.description)}" '
         f'src="data:image/png;base64,{encoded}">'
     )
 
@@ -175,7 +186,16 @@ _ALIGN_CLASS = {Align.LEFT: "", Align.CENTER: ' class="c"', Align.RIGHT: ' class
 def _cell(cell: Cell, align: Align) -> str:
     if isinstance(cell, TrackBlock):
         return f'<td class="track">{_track_html(cell, _ROSTER_BAR_POINTS)}</td>'
-    return f"<td{_ALIGN_CLASS[align]}>{_e(cell)}</td>"
+    return f"<td{_cell_class(cell, align)}>{_e(cell)}</td>"
+
+
+def _cell_class(text: str, align: Align) -> str:
+    """Centred and right-aligned cells break only at spaces; short numbers ("3d6-13",
+    "CW 15+") not at all, or a narrow column reads "CW 1 5+"."""
+    short = all(len(line) <= 10 for line in text.split("\n"))
+    if align is Align.LEFT or not short or not any(char.isdigit() for char in text):
+        return _ALIGN_CLASS[align]
+    return f' class="{align.value[0]} num"'
 
 
 def _table(table: Table) -> str:
@@ -283,7 +303,7 @@ def render_html(document: ExportDocument, page_size: PageSize = PageSize.A4) -> 
         "img-src data:; style-src 'unsafe-inline'\">\n"
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f'<meta name="generator" content="{html.escape(f"{APP_NAME} {__version__}")}">\n'
-        f"<title>{html.escape(document.title, quote=True)}</title>\n"
+        f"<title>{_attr(document.title)}</title>\n"
         f"<style>{style}</style>\n</head>\n"
         f"<body>\n{parts}\n</body>\n</html>\n"
     )

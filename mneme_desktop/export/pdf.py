@@ -1014,6 +1014,18 @@ def _record(layout: DocumentLayout) -> RenderResult:
     return result
 
 
+def _start_paper_page(painter: QPainter) -> None:
+    """Record the ink colour at the top of every page, whatever the app's theme.
+
+    The print preview records each page as a QPicture and replays it on a widget painter
+    whose pen comes from the application palette (near-white in the dark theme). QPainter
+    skips a setPen equal to the current pen, so black text painted before any other pen
+    was never recorded and came out near-white. Changing the pen first forces black in."""
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(_grey(_BLACK))
+
+
 def paint_layout(painter: QPainter, device: QPagedPaintDevice, layout: DocumentLayout) -> None:
     """Paint laid-out pages with an active painter on ``device``, starting new pages."""
     setter = layout.setter
@@ -1023,6 +1035,7 @@ def paint_layout(painter: QPainter, device: QPagedPaintDevice, layout: DocumentL
     for number, page in enumerate(layout.pages):
         if number > 0 and not device.newPage():
             raise ExportError("The printer or PDF writer refused to start a new page.")
+        _start_paper_page(painter)
         for op in page.ops:
             if isinstance(op, _TextOp):
                 painter.setFont(setter.font(op.role))

@@ -20,7 +20,7 @@ from enum import Enum
 from fractions import Fraction
 from itertools import repeat
 
-from mneme_desktop.rules.checks import CheckResult, roll_check, success_chance
+from mneme_desktop.rules.checks import UNSKILLED, CheckResult, roll_check, success_chance
 from mneme_desktop.rules.wounds import WoundState, WoundThresholds, wound_state, wound_thresholds
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "intensive_care_needs_roll",
     "intensive_care_success_chance",
     "medic_capacity",
+    "medic_check_modifier",
     "plan_characteristic_therapy",
     "project_recovery",
     "recovery_days",
@@ -311,6 +312,21 @@ def first_aid_difficulty(on_self: bool = False) -> int:
     """Difficulty 8 on another character, 10 on oneself (the 30 rounds it takes are
     ``actions.FIRST_AID_ROUNDS``)."""
     return FIRST_AID_SELF_DIFFICULTY if on_self else FIRST_AID_DIFFICULTY
+
+
+def medic_check_modifier(medic_level: int | None, characteristic_dm: int,
+                         wound_penalty: int) -> int:
+    """DM of a Medic check (first aid, surgery), the Ch.3 sum of modifiers: the Medic level
+    (unskilled -3), the characteristic's ChM and the medic's own wound penalty (Ch.7: -1 to
+    all mental and physical rolls per 3 damage). Tools and assistance are the referee's.
+
+    One sum for every view, so the same medic rolls with the same DM everywhere.
+    """
+    if wound_penalty > 0:
+        raise ValueError(f"a wound penalty is 0 or less, not {wound_penalty}")
+    return (UNSKILLED if medic_level is None else medic_level) + characteristic_dm + (
+        wound_penalty
+    )
 
 
 def first_aid_healing(effect: int) -> int:

@@ -51,7 +51,22 @@ class EncounterCommand(DocumentCommand):
             return False
         if other.patch.merge_key is None or other.patch.merge_key != self.patch.merge_key:
             return False
-        self._patches.extend(other._patches)
+        steps = [*self._patches, *other._patches]
+        try:
+            folded = steps[0]
+            for step in steps[1:]:
+                folded = folded.then(step)
+        except ValueError:
+            self._patches.extend(other._patches)
+        else:
+            # Both steps are applied; put the campaign back before them and apply the one
+            # folded step, so the log keeps one line (the gesture's final value).
+            campaign = self._document.campaign
+            for patch in reversed(steps):
+                patch.revert(campaign)
+            self._patches = [folded]
+            folded.apply(campaign)
+            self._notify()
         self.setText(other.text())
         return True
 

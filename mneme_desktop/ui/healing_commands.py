@@ -19,7 +19,6 @@ from mneme_desktop.domain.healing_plan import (
     HealingPlan,
     JournalChange,
     MedicalRoll,
-    advance_campaign,
     apply_changes,
     first_aid,
     intensive_care,
@@ -27,6 +26,8 @@ from mneme_desktop.domain.healing_plan import (
     surgery,
 )
 from mneme_desktop.domain.infirmary import Infirmary
+from mneme_desktop.domain.time_stops import StoppedAdvance, advance_until_roll
+from mneme_desktop.domain.time_stops import record_dying_roll as record_dying_roll_changes
 from mneme_desktop.rules.healing import Activity
 from mneme_desktop.ui.commands import CampaignChangeCommand, edit_character
 from mneme_desktop.ui.document import CampaignDocument
@@ -36,6 +37,7 @@ __all__ = [
     "advance_under_plan",
     "campaign_infirmary",
     "push_changes",
+    "record_dying_roll",
     "record_first_aid",
     "record_intensive_care",
     "record_surgery",
@@ -82,17 +84,21 @@ def push_changes(document: CampaignDocument, text: str,
 
 
 def advance_clock(document: CampaignDocument, seconds: int,
-                  text: str = "") -> list[CampaignChange]:
-    """Move the campaign clock forward: bleeding, conditions and healing follow it."""
-    changes = advance_campaign(document.campaign, seconds)
-    push_changes(document, text or "Advance the clock", changes)
-    return changes
+                  text: str = "") -> StoppedAdvance:
+    """Move the campaign clock forward: bleeding, conditions and healing follow it. It
+    stops where a roll the rules require falls due (``due``); one undo step, none when it
+    could not move at all."""
+    result = advance_until_roll(document.campaign, seconds)
+    if result.changes:
+        push_changes(document, text or "Advance the clock", result.changes)
+    return result
 
 
 def advance_under_plan(document: CampaignDocument, character_ids: Sequence[str],
-                       plan: HealingPlan, days: int) -> list[CampaignChange]:
+                       plan: HealingPlan, days: int) -> StoppedAdvance:
     """``days`` days pass with ``character_ids`` following ``plan`` (everyone else follows
-    their own regime); one undo step."""
+    their own regime, and every patient keeps theirs afterwards); one undo step. Stops
+    where a roll the rules require falls due."""
     if days < 1:
         raise ValueError("advance at least one day")
     if not character_ids:
@@ -101,15 +107,17 @@ def advance_under_plan(document: CampaignDocument, character_ids: Sequence[str],
     if len(names) > 200:
         names = f"{len(character_ids)} characters"
     title = f"{plan.name}: {days} day{'s' if days != 1 else ''} for {names}"
-    changes = advance_campaign(
+    result = advance_until_roll(
         document.campaign,
         days * SECONDS_PER_DAY,
         {cid: plan for cid in character_ids},
         title=title,
     )
-    push_changes(document, f"Advance {days} day{'s' if days != 1 else ''} under {plan.name}",
-                 changes)
-    return changes
+    if result.changes:
+        push_changes(document,
+                     f"Advance {days} day{'s' if days != 1 else ''} under {plan.name}",
+                     result.changes)
+    return result
 
 
 def set_regime(document: CampaignDocument, character: Character,
@@ -156,6 +164,14 @@ def record_surgery(document: CampaignDocument, patient_id: str, roll: MedicalRol
                       sickbay=sickbay, medic=medic, advance_clock=advance_clock)
     name = document.campaign.character(patient_id).name
     push_changes(document, f"Surgery on {name}", changes)
+    return changes
+
+
+def record_dying_roll(document: CampaignDocument, patient_id: str,
+                      roll: MedicalRoll) -> list[CampaignChange]:
+    changes = record_dying_roll_changes(document.campaign, patient_id, roll)
+    name = document.campaign.character(patient_id).name
+    push_changes(document, f"Dying roll for {name}", changes)
     return changes
 
 

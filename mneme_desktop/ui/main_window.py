@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent, QPalette
+from PySide6.QtCore import QByteArray, QModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -29,8 +29,14 @@ from PySide6.QtWidgets import (
 
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.app import AppContext
+from mneme_desktop.ui.input_guard import install_input_guard
 from mneme_desktop.ui.models.navigator_nodes import Group, Node
 from mneme_desktop.ui.theme import apply_theme
+from mneme_desktop.ui.widgets.plain_text import (
+    install_plain_text_guard,
+    message_box,
+    set_rich_text,
+)
 
 # Everything that needs the campaign (pydantic models, storage, the views) is imported
 # where it is used: the window paints its frame first and loads the campaign after.
@@ -65,6 +71,15 @@ class Page:
     HEALING = 3
 
 
+def _name_step(action: QAction, verb: str, step: str) -> None:
+    """The menu says which step ("Undo Rename Mara to Ilse"); the toolbar keeps the short
+    word so it fits a 1280-pixel screen, with the whole text in its tooltip."""
+    full = f"{verb} {step}".strip()
+    action.setText(f"&{full}")
+    action.setIconText(verb)
+    action.setToolTip(full)
+
+
 class MainWindow(QMainWindow):
     """One window, one open campaign at a time."""
 
@@ -73,6 +88,8 @@ class MainWindow(QMainWindow):
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        install_input_guard()  # before any field exists: the wheel never edits unfocused
+        install_plain_text_guard()  # before any label exists: user text is never markup
         self.context = context
         self.setObjectName("main_window")
         self._autosaves: AutosaveStore | None = None
@@ -83,6 +100,9 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         self._system_palette = QPalette(app.palette()) if isinstance(app, QApplication) else None
         self._dialog_answers: list[QMessageBox.StandardButton] = []
+        self._fitted_to_screen = False
+        self._selected_before_reset: str | None = None
+        self._read_only_allowed: set[Path] = set()
 
         self._build_central()
         self._build_docks()
@@ -188,6 +208,8 @@ class MainWindow(QMainWindow):
 
         self.undo_action = self._action("&Undo", self._undo, seq.Undo, sp.SP_ArrowBack)
         self.redo_action = self._action("&Redo", self._redo, "Ctrl+Shift+Z", sp.SP_ArrowForward)
+        _name_step(self.undo_action, "Undo", "")
+        _name_step(self.redo_action, "Redo", "")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.settings_action = self._action("&Settings…", self.settings_dialog, seq.Preferences,
                                             tip="Theme, autosave, backups, printing, rules")
@@ -295,10 +317,38 @@ class MainWindow(QMainWindow):
         self.resize(1280, 820)
         if settings.window_geometry:
             self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
+        self._fit_available_screen()
         if settings.window_state:
             self.restoreState(QByteArray.fromBase64(settings.window_state.encode()))
         else:
             self.resizeDocks([self.navigator_dock], [240], Qt.Orientation.Horizontal)
+
+    def _fit_available_screen(self) -> None:
+        """Never larger than the screen's free area (an 800-high laptop put the status bar
+        off-screen), and on it; a maximised window stays maximised."""
+        if self.isMaximized() or self.isFullScreen():
+            return
+        if QApplication.platformName() == "offscreen":  # no real screen: render as asked
+            return
+        screen = self.screen()
+        if screen is None:
+            return
+        area = screen.availableGeometry()
+        frame = self.frameGeometry().size() - self.geometry().size()
+        if frame.isEmpty() and not self.isVisible():  # no frame yet: allow a title bar
+            style = self.style()
+            border = style.pixelMetric(QStyle.PixelMetric.PM_MdiSubWindowFrameWidth)
+            title = style.pixelMetric(QStyle.PixelMetric.PM_TitleBarHeight)
+            frame = QSize(2 * border, title + 2 * border)
+        width = min(self.width(), max(area.width() - frame.width(), 1))
+        height = min(self.height(), max(area.height() - frame.height(), 1))
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        geometry = self.frameGeometry()
+        if not area.contains(geometry):
+            x = min(max(geometry.x(), area.x()), area.right() - geometry.width() + 1)
+            y = min(max(geometry.y(), area.y()), area.bottom() - geometry.height() + 1)
+            self.move(max(x, area.x()), max(y, area.y()))
 
     def _remember_layout(self) -> None:
         settings = self.context.settings
@@ -317,7 +367,7 @@ class MainWindow(QMainWindow):
             return self._dialog_answers.pop(0)
         if self.context.smoke_test:
             return default
-        box = QMessageBox(QMessageBox.Icon.Question, title, text, buttons, self)
+        box = message_box(QMessageBox.Icon.Question, title, text, buttons, self)
         box.setDefaultButton(default)
         return QMessageBox.StandardButton(box.exec())
 
@@ -331,7 +381,7 @@ class MainWindow(QMainWindow):
         if self._dialog_answers:
             self._dialog_answers.pop(0)
             return
-        box = QMessageBox(QMessageBox.Icon.Critical if error else QMessageBox.Icon.Information,
+        box = message_box(QMessageBox.Icon.Critical if error else QMessageBox.Icon.Information,
                           title, text, QMessageBox.StandardButton.Ok, self)
         box.exec()
 
@@ -354,9 +404,15 @@ class MainWindow(QMainWindow):
         """
         self._pending_open = (path,)
         name = path.name if path is not None else "your campaign"
-        self.empty_label.setText(f"<h2>Opening {name}…</h2>")
+        set_rich_text(self.empty_label, "<h2>Opening {}…</h2>", name)
         self.stack.setCurrentIndex(Page.EMPTY)
         QTimer.singleShot(1000, self._finish_opening)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._fitted_to_screen:  # the window manager's frame is known once shown
+            self._fitted_to_screen = True
+            QTimer.singleShot(0, self._fit_available_screen)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -468,9 +524,10 @@ class MainWindow(QMainWindow):
         recovered = False
         entry = self.autosaves.recoverable(path)
         if entry is not None:
+            summary = self.autosaves.recovery_summary(entry, path)
             answer = self.ask("Recover unsaved changes",
                               f"There are unsaved changes to “{path.name}” autosaved "
-                              f"{entry.label}, newer than the file.\n\nRecover them? "
+                              f"{entry.label}.\n\n{summary}\n\nRecover them? "
                               "(No keeps the file as it is and deletes the autosave.)",
                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                               QMessageBox.StandardButton.Yes)
@@ -484,7 +541,12 @@ class MainWindow(QMainWindow):
                 self.autosaves.discard(entry)
         self._release_lock()
         self._lock = lock
-        document = self._new_document(campaign, path, loaded.content_hash)
+        known_hash = loaded.content_hash
+        if recovered and entry is not None and entry.base_hash is not None:
+            # The recovered work was made on the file as it was then: if something has
+            # changed the file since, saving must ask rather than silently replace it.
+            known_hash = entry.base_hash
+        document = self._new_document(campaign, path, known_hash)
         self.set_document(document)
         if recovered:
             document.mark_unsaved()
@@ -532,6 +594,8 @@ class MainWindow(QMainWindow):
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         self.tree.expandAll()
         self.navigator_model.modelReset.connect(self.tree.expandAll)
+        self.navigator_model.modelAboutToBeReset.connect(self._remember_selection)
+        self.navigator_model.modelReset.connect(self._restore_selection)
 
         self._build_views(document)
         if old is not None:
@@ -640,10 +704,11 @@ class MainWindow(QMainWindow):
                                "Campaign ▸ Add Adversary Template (Ctrl+Shift+T).",
                 Group.ENCOUNTERS: "Set up a fight with Campaign ▸ Add Encounter (Ctrl+Shift+E).",
             }
-            self.empty_label.setText(f"<h2>{node.group.label}</h2><p>{hints[node.group]}</p>")
+            set_rich_text(self.empty_label, "<h2>{}</h2><p>{}</p>", node.group.label,
+                          hints[node.group])
         else:
-            self.empty_label.setText("<h2>Nothing selected</h2><p>Choose a character or an "
-                                     "encounter in the campaign navigator.</p>")
+            set_rich_text(self.empty_label, "<h2>Nothing selected</h2><p>Choose a character or "
+                          "an encounter in the campaign navigator.</p>")
         self.stack.setCurrentIndex(Page.EMPTY)
 
     def _refresh_selection(self) -> None:
@@ -674,6 +739,19 @@ class MainWindow(QMainWindow):
         if page == Page.ENCOUNTER and self.encounter_view is not None:
             return self.encounter_view.encounter_id()
         return None
+
+    def _remember_selection(self) -> None:
+        node = self.selected_node()
+        self._selected_before_reset = node.entity_id if node is not None else None
+
+    def _restore_selection(self) -> None:
+        """The navigator was rebuilt (an item added or removed): keep the same item chosen."""
+        entity_id, self._selected_before_reset = self._selected_before_reset, None
+        if entity_id is not None and self.navigator_model is not None:
+            index = self.navigator_model.find(entity_id)
+            if index.isValid():
+                self.tree.setCurrentIndex(index)
+                self.tree.scrollTo(index)
 
     def select_entity(self, entity_id: str) -> bool:
         if self.navigator_model is None:
@@ -778,7 +856,8 @@ class MainWindow(QMainWindow):
             return False
         if document.path is None:
             return self.save_as()
-        return self.save_to(document.path, expected_hash=document.file_hash)
+        return self.save_to(document.path, expected_hash=document.file_hash,
+                            overwrite_read_only=document.path in self._read_only_allowed)
 
     def save_as(self) -> bool:
         document = self.document
@@ -799,12 +878,14 @@ class MainWindow(QMainWindow):
         if self.sheet_view is not None:
             self.sheet_view.flush_pending_edits()
 
-    def save_to(self, path: Path, *, expected_hash: str | None) -> bool:
+    def save_to(self, path: Path, *, expected_hash: str | None,
+                overwrite_read_only: bool = False) -> bool:
         from mneme_desktop.storage import (
             CampaignLock,
             CampaignSaveError,
             FileChangedError,
             LockedError,
+            ReadOnlyFileError,
             save_campaign,
         )
 
@@ -815,14 +896,30 @@ class MainWindow(QMainWindow):
         try:
             new_hash = save_campaign(document.campaign, path,
                                      backups=self.context.settings.backup_count,
-                                     expected_hash=expected_hash)
+                                     expected_hash=expected_hash,
+                                     overwrite_read_only=overwrite_read_only)
         except FileChangedError as exc:
             answer = self.ask("File changed on disk", f"{exc}\n\nOverwrite it anyway?",
                               QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
                               QMessageBox.StandardButton.Cancel)
             if answer != QMessageBox.StandardButton.Save:
                 return False
-            return self.save_to(path, expected_hash=None)
+            return self.save_to(path, expected_hash=None,
+                                overwrite_read_only=overwrite_read_only)
+        except ReadOnlyFileError:
+            answer = self.ask("File is read-only",
+                              f"“{path.name}” is read-only. Save anyway?\n\n"
+                              "Yes overwrites the read-only file; Save saves a copy under "
+                              "another name; Cancel does not save.",
+                              QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Save
+                              | QMessageBox.StandardButton.Cancel,
+                              QMessageBox.StandardButton.Cancel)
+            if answer == QMessageBox.StandardButton.Save:
+                return self.save_as()
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+            self._read_only_allowed.add(path)  # asked once per file and session
+            return self.save_to(path, expected_hash=expected_hash, overwrite_read_only=True)
         except CampaignSaveError as exc:
             self.tell("Could not save", str(exc))
             return False
@@ -856,7 +953,8 @@ class MainWindow(QMainWindow):
             return False
         try:
             if document.path is not None:
-                self.autosaves.write(document.campaign, source=document.path)
+                self.autosaves.write(document.campaign, source=document.path,
+                                     base_hash=document.file_hash)
             else:
                 self.autosaves.write(document.campaign, untitled_id=document.campaign.id)
         except CampaignSaveError as exc:
@@ -1125,10 +1223,10 @@ class MainWindow(QMainWindow):
             commands.remove_encounter(document, node.entity_id)
 
     def _undo_text_changed(self, text: str) -> None:
-        self.undo_action.setText(f"&Undo {text}".strip())
+        _name_step(self.undo_action, "Undo", text)
 
     def _redo_text_changed(self, text: str) -> None:
-        self.redo_action.setText(f"&Redo {text}".strip())
+        _name_step(self.redo_action, "Redo", text)
 
     def _undo(self) -> None:
         if self.document is not None:
@@ -1171,11 +1269,14 @@ class MainWindow(QMainWindow):
                 lambda c: setattr(c.rules_options, "threshold_basis", old), notify))
 
     def about(self) -> None:
-        QMessageBox.about(self, f"About {APP_NAME}",
+        box = message_box(QMessageBox.Icon.NoIcon, f"About {APP_NAME}",
                           f"<h3>{APP_NAME} {__version__}</h3>"
                           "<p>An offline character-and-encounter manager for Mneme CE referees."
                           "</p><p>Rules from the Mneme CE chapters; where they disagree the "
-                          "choice is shown in Settings and in the tooltips.</p>")
+                          "choice is shown in Settings and in the tooltips.</p>",
+                          QMessageBox.StandardButton.Ok, self, rich=True)
+        box.setIconPixmap(self.windowIcon().pixmap(64))
+        box.exec()
 
     # --- screenshots ------------------------------------------------------------------------
 

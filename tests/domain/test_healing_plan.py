@@ -320,7 +320,7 @@ def test_the_dead_are_left_alone() -> None:
     assert list(iter_patients(campaign)) == []
 
 
-def test_plans_override_regimes_and_leave_the_last_regime_set() -> None:
+def test_plans_apply_for_their_days_and_leave_the_own_regime_kept() -> None:
     ann = person("Ann", 10, recovery=Recovery(activity=MODERATE, care=False))
     bob = person("Bob", 4, recovery=Recovery(activity=REST, care=False))
     campaign = campaign_of(ann, bob, at=GameTime.at(3, 6))
@@ -329,7 +329,8 @@ def test_plans_override_regimes_and_leave_the_last_regime_set() -> None:
     apply_changes(campaign, changes)
     after = campaign.character(ann.id)
     assert after.damage == 8  # 10, 9, 8 under rest + care; two SW light days: 2/3 progress
-    assert after.recovery.activity is LIGHT and not after.recovery.care
+    # Issue 14: the plan no longer replaces Ann's own regime; the progress carries on in it.
+    assert after.recovery.activity is MODERATE and not after.recovery.care
     assert after.recovery.progress == Fraction(2, 3)
     assert campaign.character(bob.id).damage == 0
     assert campaign.journal[-1].title == "Mixed"

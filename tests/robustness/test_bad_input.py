@@ -94,7 +94,7 @@ def test_an_empty_or_blank_name_is_refused_with_a_message(qtbot, sheet_view) -> 
         if typed:
             qtbot.keyClicks(edit, typed)
         qtbot.keyClick(edit, Qt.Key.Key_Return)
-        assert "cannot be empty" in sheet_view.message_label.text()
+        assert "cannot be empty" in sheet_view.message_label.message()
         assert sheet_view.message_label.isVisibleTo(sheet_view)
         assert_unchanged(campaign, before, f"name {typed!r}")
     # A name longer than the file allows cannot even be typed.
@@ -145,7 +145,7 @@ def test_an_impossible_combination_of_characteristics_is_refused_with_a_message(
     sheet_view.spin_boxes["end"].setValue(0)
     before = snapshot(campaign)
     sheet_view.spin_boxes["str"].setValue(0)  # HP would be 0
-    assert "STR + DEX + END must be at least 1" in sheet_view.message_label.text()
+    assert "STR + DEX + END must be at least 1" in sheet_view.message_label.message()
     assert sheet_view.spin_boxes["str"].value() == 7
     assert_unchanged(campaign, before, "STR 0 with DEX 0 and END 0")
 
@@ -213,7 +213,7 @@ def test_every_editable_table_cell_refuses_impossible_values_with_a_message(shee
                 before = snapshot(campaign)
                 sheet_view.clear_message()
                 assert not model.setData(index, value), f"{model_name}.{header} took {value!r}"
-                message = sheet_view.message_label.text()
+                message = sheet_view.message_label.message()
                 assert message.startswith(f"{header}: ") and len(message) > len(header) + 3, \
                     f"{model_name}.{header} {value!r}: {message!r}"
                 assert "Traceback" not in message and "pydantic" not in message
@@ -273,10 +273,10 @@ def test_invalid_damage_dice_typed_in_the_cell_are_refused_with_a_message(
     qtbot.keyClicks(editor, typed)
     assert editor.problem
     qtbot.keyClick(editor, Qt.Key.Key_Return)
-    assert editor.problem in sheet_view.message_label.text()
+    assert editor.problem in sheet_view.message_label.message()
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: view.state() != QAbstractItemView.State.EditingState)
-    assert sheet_view.message_label.text().startswith("Damage not changed: ")
+    assert sheet_view.message_label.message().startswith("Damage not changed: ")
     assert_unchanged(campaign, before, f"dice {typed!r}")
 
 
@@ -340,8 +340,8 @@ def test_initiative_typed_by_hand_out_of_range_or_not_a_number_is_refused(
         qtbot.keyClicks(editor, typed)
         qtbot.keyClick(editor, Qt.Key.Key_Return)
         qtbot.waitUntil(lambda: table.state() != QAbstractItemView.State.EditingState)
-        assert view.message_label.isVisible() and view.message_label.text(), typed
-        assert "validation error" not in view.message_label.text(), view.message_label.text()
+        assert view.message_label.isVisible() and view.message_label.message(), typed
+        assert "validation error" not in view.message_label.message(), view.message_label.message()
         assert view.document.undo_stack.count() == steps
         assert_unchanged(campaign, before, f"initiative {typed!r}")
     # The app is still healthy: a real value is taken afterwards (a refused edit left no
@@ -365,7 +365,7 @@ def test_survival_dice_typed_in_invalid_are_refused(qtbot, encounter_view, typed
             click(qtbot, button)
         else:
             panel.survival_roll(dying=button is panel.dying_button)
-        assert view.message_label.text(), typed
+        assert view.message_label.message(), typed
         assert_unchanged(campaign, before, f"survival dice {typed!r}")
 
 
@@ -380,7 +380,7 @@ def test_task_dice_typed_in_invalid_are_refused(qtbot, encounter_view, typed: st
     view.show_message("")
     type_text(qtbot, panel.work_dice_edit, typed)
     qtbot.keyClick(panel.work_dice_edit, Qt.Key.Key_Return)
-    assert view.message_label.text(), typed
+    assert view.message_label.message(), typed
     assert_unchanged(campaign, before, f"task dice {typed!r}")
 
 

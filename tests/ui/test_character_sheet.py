@@ -151,7 +151,7 @@ def test_impossible_characteristics_are_refused(
     view.spin_boxes["str"].setValue(0)
     assert current(document, character_id).characteristics.strength == 7
     assert view.spin_boxes["str"].value() == 7  # the field shows the model again
-    assert "STR + DEX + END must be at least 1" in view.message_label.text()
+    assert "STR + DEX + END must be at least 1" in view.message_label.message()
     assert view.message_label.isVisibleTo(view)
     assert document.undo_stack.count() == 2
 
@@ -190,18 +190,18 @@ def test_empty_name_is_refused_at_the_field(
     edit.selectAll()
     qtbot.keyClick(edit, Qt.Key.Key_Backspace)
     assert view.name_error_label.isVisibleTo(view)
-    assert "required" in view.name_error_label.text()
+    assert "required" in view.name_error_label.message()
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     assert current(document, character_id).name == "Aria Vance"
-    assert "cannot be empty" in view.name_error_label.text()
-    assert "cannot be empty" in view.message_label.text()
+    assert "cannot be empty" in view.name_error_label.message()
+    assert "cannot be empty" in view.message_label.message()
     assert document.undo_stack.count() == 0
     qtbot.keyClicks(edit, "Aria Kane")
-    assert not view.name_error_label.isVisibleTo(view)
+    assert view.name_error_label.message() == ""
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     assert current(document, character_id).name == "Aria Kane"
     assert view.title_label.text() == "Aria Kane"
-    assert not view.message_label.isVisibleTo(view)
+    assert view.message_label.message() == ""
     document.undo_stack.undo()
     assert edit.text() == "Aria Vance"
 
@@ -397,17 +397,17 @@ def test_invalid_dice_typed_in_the_weapon_editor_is_refused(
     reason = str(caught.value)
     assert editor.problem == reason
     assert editor.toolTip() == reason
-    assert reason in view.message_label.text()
+    assert reason in view.message_label.message()
     qtbot.keyClick(editor, Qt.Key.Key_Return)  # refused at the field: editor stays open
     qtbot.wait(50)  # let a (wrongly) queued commit run, if there were one
     assert editor.isVisible()
     assert current(document, character_id).weapons[0].damage == "3d6"
-    assert reason in view.message_label.text()
+    assert reason in view.message_label.message()
     delegate = view.delegates["weaponsView"]
     delegate.setModelData(editor, view.weapons_model, index)  # a forced commit
     assert current(document, character_id).weapons[0].damage == "3d6"
     assert view.weapons_model.index(0, 1).data() == "3d6"
-    assert reason in view.message_label.text()
+    assert reason in view.message_label.message()
     assert document.undo_stack.count() == 0
 
     editor.selectAll()
@@ -432,7 +432,7 @@ def test_invalid_dice_left_in_a_closing_editor_says_why(
     qtbot.keyClicks(editor, "3d6+")
     qtbot.keyClick(editor, Qt.Key.Key_Escape)
     assert current(document, character_id).weapons[0].damage == "3d6"
-    assert view.message_label.text().startswith("Damage not changed: ")
+    assert view.message_label.message().startswith("Damage not changed: ")
 
 
 def test_add_and_remove_weapon_armor_cover(qtbot, view: CharacterSheetView,
@@ -508,13 +508,13 @@ def test_portrait_refuses_large_files_and_non_images(
     big = tmp_path / "huge.png"
     big.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * MAX_PORTRAIT_BYTES)
     assert view.set_portrait_from_file(big) is False
-    assert "at most 2 MiB" in view.message_label.text()
+    assert "at most 2 MiB" in view.message_label.message()
     text = tmp_path / "notes.png"
     text.write_text("not an image")
     assert view.set_portrait_from_file(text) is False
-    assert "not a PNG, JPEG, GIF or WebP image" in view.message_label.text()
+    assert "not a PNG, JPEG, GIF or WebP image" in view.message_label.message()
     assert view.set_portrait_from_file(tmp_path / "missing.png") is False
-    assert "Could not read missing.png" in view.message_label.text()
+    assert "Could not read missing.png" in view.message_label.message()
     assert current(document, character_id).portrait is None
     assert document.undo_stack.count() == 0
 
@@ -604,7 +604,7 @@ def test_an_out_of_range_keystroke_is_explained(
     qtbot.keyClicks(spin, "9")
     qtbot.keyClicks(spin, "9")  # 99 is above the maximum: the keystroke is not taken
     assert spin.lineEdit().text() == "9"
-    assert f"Strength runs from 0 to {MAX_CHARACTERISTIC}" in view.message_label.text()
+    assert f"Strength runs from 0 to {MAX_CHARACTERISTIC}" in view.message_label.message()
     count = document.undo_stack.count()
     qtbot.keyClick(spin, Qt.Key.Key_Return)
     assert current(document, character_id).characteristics.strength == 9

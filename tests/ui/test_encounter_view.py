@@ -50,6 +50,11 @@ def view(qtbot):
 @pytest.fixture
 def running(view):
     """Everyone in, fixed initiatives (Mara 12, Ilse 10, Tomas 8, raiders 6, 5), round 1."""
+    return start_fight(view)
+
+
+def start_fight(view: EncounterView) -> EncounterView:
+    """Everyone in, fixed initiatives (Mara 12, Ilse 10, Tomas 8, raiders 6, 5), round 1."""
     campaign = view.document.campaign
     assert view.add_characters([c.id for c in campaign.characters])
     assert view.add_adversaries(campaign.adversary_library[0].id, 2)
@@ -475,12 +480,14 @@ def test_reckless_and_defend_in_the_resolver(qtbot, running):
     assert not resolver.costly_check.isEnabled()
 
 
-def test_attack_overspending_is_refused_on_apply(qtbot, running):
+def test_attack_overspending_is_refused_before_rolling(qtbot, running):
     view = running
-    for _ in range(2):
-        attack(qtbot, view, "Mara Vey", ["Raider 1"], effect=-1)
-        applied = view.resolver.apply()
-    assert not applied
+    attack(qtbot, view, "Mara Vey", ["Raider 1"], effect=-1)
+    assert view.resolver.apply()
+    press(qtbot, view, Qt.Key.Key_A)
+    tick_targets(qtbot, view, ["Raider 1"])
+    assert not view.resolver.roll_button.isEnabled()
+    assert view.resolver.roll() is None
     assert "cannot attack" in view.message_label.message()
 
 

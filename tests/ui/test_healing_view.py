@@ -229,6 +229,9 @@ def test_advancing_days_changes_damage_state_and_clock_and_undo_restores(
         view.patients_model, view.comparison_model, view.projection_a, view.projection_b,
         view.plan_a.model, view.load_model, view.staff_model)]
     names = ids(document)
+    # Evan is Dying in intensive care: an AI sickbay supervises it, so no roll stops the
+    # clock (tests/ui/test_healing_trust.py covers the unsupervised stop).
+    document.campaign.infirmary.ai_supervision = True
     view.set_characters([names["Ann"]])
     pick(qtbot, view.plan_a.preset_combo, "Full rest + care")
     type_into(qtbot, view.advance_days_spin, 3)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 
@@ -22,6 +23,7 @@ def show_error_dialog(parent: object, exc: BaseException, details: str, log_file
     box.setObjectName("error_dialog")
     box.setIcon(QMessageBox.Icon.Critical)
     box.setWindowTitle("Unexpected error")
+    box.setTextFormat(Qt.TextFormat.PlainText)  # the message may quote user text
     box.setText(error_message(exc, log_file))
     box.setDetailedText(details)
     box.setStandardButtons(QMessageBox.StandardButton.Ok)

@@ -31,6 +31,7 @@ from mneme_desktop.export.exporter import ExportFormat, default_file_name, write
 from mneme_desktop.export.pdf import RenderResult, configure_device, render_document
 from mneme_desktop.settings import Settings
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.widgets.plain_text import message_box
 
 __all__ = [
     "ChooseFile",
@@ -62,9 +63,11 @@ def report_to_user(parent: QWidget | None, ok: bool, message: str) -> None:
         if isinstance(window, QMainWindow):
             window.statusBar().showMessage(message, 10_000)
         else:
-            QMessageBox.information(parent, "Export", message)
+            message_box(QMessageBox.Icon.Information, "Export", message,
+                        QMessageBox.StandardButton.Ok, parent).exec()
         return
-    QMessageBox.warning(parent, "Export failed", message)
+    message_box(QMessageBox.Icon.Warning, "Export failed", message,
+                QMessageBox.StandardButton.Ok, parent).exec()
 
 
 def _unexpected(exc: Exception) -> str:

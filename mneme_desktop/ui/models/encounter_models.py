@@ -53,6 +53,7 @@ from mneme_desktop.ui.models.roles import (
     WOUND_STATE_ROLE,
 )
 from mneme_desktop.ui.widgets.action_pips import pips_text
+from mneme_desktop.ui.widgets.plain_text import TOOLTIP_LIMIT, clip
 from mneme_desktop.ui.widgets.track_painter import describe_track
 
 if TYPE_CHECKING:
@@ -342,6 +343,8 @@ class TurnOrderModel(HeadedTableModel):
                 SORT_ROLE: row.place,
                 Qt.ItemDataRole.AccessibleTextRole: display or self.HEADERS[column],
             }
+            if column == self.COL_HP:  # the bar's band by name, not by colour and hatch only
+                roles[Qt.ItemDataRole.AccessibleTextRole] = describe_track(self._track(row))
             if foreground is not None:
                 roles[Qt.ItemDataRole.ForegroundRole] = foreground
             cell_background = background
@@ -780,7 +783,7 @@ class EncounterLogModel(HeadedTableModel):
             elif valid and role == _ALIGN and column in (self.COL_ROUND, self.COL_EFFECT):
                 item.setData(_RIGHT)
             elif valid and role == _TOOLTIP:
-                item.setData(self.line(number))
+                item.setData(clip(self.line(number), TOOLTIP_LIMIT))
             else:
                 item.clearData()
 
@@ -799,7 +802,7 @@ class EncounterLogModel(HeadedTableModel):
         if role == _DISPLAY:
             return self._texts(entry)[column]
         if role == _TOOLTIP:
-            return self.line(index.row())
+            return clip(self.line(index.row()), TOOLTIP_LIMIT)
         if role == ID_ROLE:
             return entry.id
         if role == SORT_ROLE:

@@ -39,8 +39,23 @@ class NavigatorModel(QAbstractItemModel):
         }
 
     def reload(self) -> None:
-        self.beginResetModel()
+        """Follow the campaign's lists. A change that keeps every row where it was (a
+        rename) repaints the names instead of resetting, so the selection stays put."""
+        before = self._rows
         self._rebuild()
+        if self._rows == before:
+            self._rows = before
+            for group in Group:
+                rows = len(self._rows[group])
+                if rows:
+                    parent = self.group_index(group)
+                    self.dataChanged.emit(self.index(0, 0, parent),
+                                          self.index(rows - 1, 0, parent))
+            return
+        rebuilt = self._rows
+        self._rows = before
+        self.beginResetModel()
+        self._rows = rebuilt
         self.endResetModel()
 
     def _character_changed(self, character_id: str) -> None:

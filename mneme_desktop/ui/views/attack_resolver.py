@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mneme_desktop.domain import Characteristic, Encounter, RangeClass, Side, Weapon
+from mneme_desktop.domain import Characteristic, Combatant, Encounter, RangeClass, Side, Weapon
 from mneme_desktop.domain.combat import (
     AttackMode,
     AttackOdds,
@@ -47,16 +47,20 @@ from mneme_desktop.domain.combat import (
     attack_odds,
     attack_patch,
     build_attack,
+    can_act,
     parse_dice_values,
     parse_roll_groups,
     resolve_attack,
     roll_attack,
 )
 from mneme_desktop.rules.actions import HIT_LOCATIONS, DefenseKind
-from mneme_desktop.rules.checks import CheckResult, CoverLevel
+from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, CheckResult, CoverLevel
 from mneme_desktop.rules.damage import DamageResult
 from mneme_desktop.ui.encounter_commands import push_patch
 from mneme_desktop.ui.models.encounter_models import AttackTargetsModel, DifficultyTermsModel
+from mneme_desktop.ui.widgets.narrow import shrink_lists
+from mneme_desktop.ui.widgets.plain_text import escaped, set_rich_text
+from mneme_desktop.ui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
@@ -76,54 +80,15 @@ def format_percent(chance: Fraction) -> str:
     return f"{float(chance) * 100:.2f}% ({chance.numerator}/{chance.denominator})"
 
 
-def _cover_levels(combo: QComboBox) -> None:
+_FROM_ROWS = "As on the targets' rows"
+
+
+def _cover_levels(combo: QComboBox, from_rows: bool = False) -> None:
+    if from_rows:
+        combo.addItem(_FROM_ROWS, None)
     for level in CoverLevel:
         text = "None" if level is CoverLevel.NONE else f"{level.label.capitalize()} (+{int(level)})"
         combo.addItem(text, level)
-
-
-class StatusLine(QLabel):
-    """One line of feedback that never changes the layout: its height is fixed, long text
-    is elided (the whole text is the tooltip) and an empty line is simply blank, so a
-    message appearing during a fight repaints the line, not the window."""
-
-    _STYLE = ("QLabel { padding: 1px 6px; border: 1px solid transparent; border-radius: 3px; }"
-              " QLabel[active=\"true\"] { background: palette(tool-tip-base);"
-              " color: palette(tool-tip-text); border-color: palette(mid); }")
-
-    def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName(object_name)
-        self.setStyleSheet(self._STYLE)
-        self.setFixedHeight(self.fontMetrics().height() + 6)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._message = ""
-
-    def message(self) -> str:
-        """The whole message (the label may show it elided)."""
-        return self._message
-
-    def show_message(self, text: str) -> None:
-        if text == self._message:
-            return
-        self._message = text
-        self.setToolTip(text)
-        active = bool(text)
-        if bool(self.property("active")) != active:
-            self.setProperty("active", active)
-            self.style().unpolish(self)
-            self.style().polish(self)
-        self._elide()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        width = max(0, self.contentsRect().width() - 12)
-        self.setText(self.fontMetrics().elidedText(self._message, Qt.TextElideMode.ElideRight,
-                                                   width))
 
 
 class AttackResolver(QWidget):
@@ -131,8 +96,13 @@ class AttackResolver(QWidget):
 
     applied = Signal(str)
     """An attack was applied (the undo text)."""
+    weapon_chosen = Signal(str)
+    """The weapon chosen for a combatant's next attack changed (their combatant id)."""
     message = Signal(str)
     """Something to tell the referee (a refusal or a problem with typed dice)."""
+
+    _ROLL_TIP = "Roll the attack and its damage here (Ctrl+Return)"
+    _DICE_TIP = "Resolve with the dice typed here (Enter in the dice field)"
 
     def __init__(self, document: CampaignDocument, rng: random.Random,
                  parent: QWidget | None = None) -> None:
@@ -150,11 +120,17 @@ class AttackResolver(QWidget):
         self._weapons: list[str] = []
         self._covers: list[tuple[str, _CoverChoice]] = []
         self._candidates: dict[str, tuple[object, Side, tuple[str, str, Side, str]]] = {}
+        self._next_weapons: dict[str, int] = {}
+        self._form_attacker: str | None = None
+        """Whose situation the form was last filled from (None: nobody yet)."""
+        self._pristine = True
+        """No choice made since the form was filled: it may be filled afresh."""
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(0)
         self._refresh_timer.timeout.connect(self._fresh)
         self._build()
+        shrink_lists(self)
         document.encounter_changed.connect(self._encounter_changed)
         document.character_changed.connect(lambda _id: self._changed())
 
@@ -218,7 +194,9 @@ class AttackResolver(QWidget):
         self.base_spin = QSpinBox(objectName="base_difficulty", minimum=2, maximum=20, value=8)
         dform.addRow("Base", self.base_spin)
         self.cover_combo = QComboBox(objectName="cover")
-        _cover_levels(self.cover_combo)
+        _cover_levels(self.cover_combo, from_rows=True)
+        self.cover_combo.setToolTip("The targets' cover: as set on their rows (the largest "
+                                    "among several targets), or the level chosen here")
         self.concealment_combo = QComboBox(objectName="concealment")
         _cover_levels(self.concealment_combo)
         row = QHBoxLayout()
@@ -341,14 +319,13 @@ class AttackResolver(QWidget):
         self.problem_label = StatusLine("attack_problem")
         rlayout.addWidget(self.problem_label)
         self.roll_button = QPushButton("&Roll in the app", objectName="roll_attack")
-        self.roll_button.setToolTip("Roll the attack and its damage here (Ctrl+Return)")
+        self.roll_button.setToolTip(self._ROLL_TIP)
         self.dice_edit = QLineEdit(objectName="attack_dice")
         self.dice_edit.setPlaceholderText("table dice: 4 5")
         self.dice_edit.setToolTip("The dice a player rolled at the table (3 or more with "
                                   "advantage or disadvantage); Enter resolves")
         self.use_dice_button = QPushButton("Use &dice", objectName="use_dice")
-        self.use_dice_button.setToolTip("Resolve with the dice typed here (Enter in the dice "
-                                        "field)")
+        self.use_dice_button.setToolTip(self._DICE_TIP)
         row = QHBoxLayout()
         row.addWidget(self.roll_button)
         row.addWidget(self.dice_edit, 1)
@@ -389,8 +366,23 @@ class AttackResolver(QWidget):
                      self.advantage_spin, self.disadvantage_spin, self.coordinating_spin,
                      self.defence_conditions_spin, self.return_rate_spin):
             spin.valueChanged.connect(self._inputs_changed)
-        for check in (self.close_quarters_check, self.reckless_check, self.costly_check):
+        for check in (self.close_quarters_check, self.reckless_check, self.costly_check,
+                      self.spend_check):
             check.toggled.connect(self._inputs_changed)
+        for combo in (self.mode_combo, self.characteristic_combo, self.cover_combo,
+                      self.concealment_combo, self.location_combo, self.plan_combo,
+                      self.doubled_combo, self.defence_cover_combo, self.return_fire_combo):
+            combo.currentIndexChanged.connect(self._touched)
+        for spin in (self.extra_dm_spin, self.base_spin, self.range_spin, self.superiority_spin,
+                     self.advantage_spin, self.disadvantage_spin, self.coordinating_spin,
+                     self.defence_conditions_spin, self.return_rate_spin):
+            spin.valueChanged.connect(self._touched)
+        for check in (self.close_quarters_check, self.reckless_check, self.costly_check,
+                      self.spend_check):
+            check.toggled.connect(self._touched)
+        self.targets_model.dataChanged.connect(self._touched)
+        for edit in (self.dice_edit, self.damage_edit, self.return_fire_edit):
+            edit.textEdited.connect(self._touched)
         self.attacker_combo.currentIndexChanged.connect(self._attacker_changed)
         self.weapon_combo.currentIndexChanged.connect(self._weapon_changed)
 
@@ -419,30 +411,83 @@ class AttackResolver(QWidget):
     def set_encounter(self, encounter_id: str | None) -> None:
         self._encounter_id = encounter_id
         self._attackers, self._weapons, self._covers = [], [], []
+        self._form_attacker = None
         self.discard()
         self._refresh_lists()
 
     def set_attacker(self, combatant_id: str | None) -> None:
+        """Make ``combatant_id`` the attacker. A new attacker (or an untouched form) starts
+        from their situation: their weapon, their cover, their aim target."""
         self._fresh()
         index = self.attacker_combo.findData(combatant_id)
         if index >= 0:
-            self.attacker_combo.setCurrentIndex(index)
+            same = index == self.attacker_combo.currentIndex()
+            self.attacker_combo.setCurrentIndex(index)  # a change fills the form afresh
+            if same and (self._pristine or self._form_attacker != combatant_id):
+                self._reset_form()
 
     def set_targets(self, combatant_ids: list[str]) -> None:
         self._fresh()
         self.targets_model.set_checked_ids(combatant_ids)
         self._split_rate()
 
+    def suggest_target(self, combatant_id: str | None) -> bool:
+        """Tick the row the referee has selected, if it is someone this attacker would
+        attack: not themselves, not on their side, and conscious. True if ticked."""
+        self._fresh()
+        encounter = self._encounter()
+        attacker_id = self.attacker_combo.currentData()
+        if encounter is None or combatant_id is None or attacker_id is None:
+            return False
+        attacker = encounter.find_combatant(attacker_id)
+        target = encounter.find_combatant(combatant_id)
+        if attacker is None or target is None or not self._opponent(attacker, target):
+            return False
+        self._updating = True
+        try:
+            self.targets_model.set_checked_ids([combatant_id])
+        finally:
+            self._updating = False
+        self._split_rate()
+        return True
+
     def set_weapon(self, index: int) -> None:
         self.weapon_combo.setCurrentIndex(index)
 
-    def roll(self) -> AttackOutcome | None:
-        """Roll the attack in the app (every die is logged on Apply)."""
-        self._fresh()
-        spec = self._spec
+    def next_weapon(self, combatant_id: str) -> int:
+        """The weapon (index on their sheet) chosen for this combatant's next attack: the
+        one they aim with and the one the resolver starts with (default the first)."""
+        return self._next_weapons.get(combatant_id, 0)
+
+    def set_next_weapon(self, combatant_id: str, index: int) -> None:
+        if self._next_weapons.get(combatant_id, 0) == index:
+            return
+        self._next_weapons[combatant_id] = index
+        shown = self.attacker_combo.currentData() == combatant_id
+        if shown and index < self.weapon_combo.count() and \
+                self.weapon_combo.currentIndex() != index:
+            self.weapon_combo.setCurrentIndex(index)
+        self.weapon_chosen.emit(combatant_id)
+
+    def _refused(self, spec: AttackSpec | None) -> bool:
+        """Tell the referee why this attack cannot be rolled (True), before any die."""
         if spec is None:
             self.message.emit(self.problem_label.message() or "The attack is not complete")
+            return True
+        if spec.refusal:
+            self._problem(spec.refusal)
+            self.message.emit(spec.refusal)
+            return True
+        return False
+
+    def roll(self) -> AttackOutcome | None:
+        """Roll the attack in the app (every die is logged on Apply); an attack the
+        attacker cannot afford is refused before rolling."""
+        self._fresh()
+        spec = self._spec
+        if self._refused(spec):
             return None
+        assert spec is not None
         self._check = roll_attack(spec, self._rng)
         self._typed = (None, None)
         return self._resolve()
@@ -451,9 +496,9 @@ class AttackResolver(QWidget):
         """Resolve with the dice typed from the table (and any typed damage rolls)."""
         self._fresh()
         spec = self._spec
-        if spec is None:
-            self.message.emit(self.problem_label.message() or "The attack is not complete")
+        if self._refused(spec):
             return None
+        assert spec is not None
         try:
             dice = parse_dice_values(self.dice_edit.text(), 2 + abs(spec.net_advantage))
             check = attack_check_from_dice(spec, dice)
@@ -484,6 +529,8 @@ class AttackResolver(QWidget):
             return False
         self.discard()
         push_patch(self._document, patch)
+        self._fresh()
+        self._reset_form()  # the next attack starts from the fight as it now is
         self.applied.emit(patch.text)
         return True
 
@@ -542,7 +589,11 @@ class AttackResolver(QWidget):
                     max(0, self.attacker_combo.findData(chosen)))
             finally:
                 self._updating = False
-        if self._sync_attacker():
+        weapons_changed = self._sync_attacker()
+        if self.attacker_combo.currentData() != self._form_attacker or (
+                self._pristine and self._check is None):
+            self._reset_form()  # an untouched form follows the fight (an aim just taken)
+        elif weapons_changed:
             self._weapon_changed()
         else:
             self._inputs_changed()
@@ -551,7 +602,72 @@ class AttackResolver(QWidget):
         if self._updating:
             return
         self._sync_attacker()
-        self._weapon_changed()
+        self._reset_form()
+
+    def _touched(self) -> None:
+        """The referee made a choice: the form is theirs until the next attack."""
+        if not self._updating:
+            self._pristine = False
+
+    def _opponent(self, attacker: Combatant, target: Combatant) -> bool:
+        """Someone to pre-tick as a target: another side's combatant who can still act."""
+        return target.id != attacker.id and target.side is not attacker.side and \
+            can_act(self._document.campaign, target)
+
+    def _reset_form(self) -> None:
+        """Fill the form from the attacker's situation, not from the last attack: their
+        next weapon, their own cover, no targets but the one they are aiming at, the
+        targets' cover from their rows, and every other term back at its default."""
+        encounter = self._encounter()
+        attacker_id = self.attacker_combo.currentData()
+        attacker = encounter.find_combatant(attacker_id) if (
+            encounter is not None and attacker_id is not None) else None
+        self._form_attacker = attacker_id
+        self.discard()
+        self._updating = True
+        try:
+            self.mode_combo.setCurrentIndex(0)
+            self.base_spin.setValue(DEFAULT_DIFFICULTY)
+            for combo in (self.cover_combo, self.concealment_combo, self.location_combo,
+                          self.plan_combo, self.doubled_combo):
+                combo.setCurrentIndex(0)
+            for spin in (self.extra_dm_spin, self.range_spin, self.superiority_spin,
+                         self.advantage_spin, self.disadvantage_spin, self.coordinating_spin,
+                         self.defence_conditions_spin):
+                spin.setValue(0)
+            for check in (self.close_quarters_check, self.reckless_check, self.costly_check):
+                check.setChecked(False)
+            self.spend_check.setChecked(True)
+            self.defence_cover_combo.setCurrentIndex(self._default_defence_cover(attacker))
+            ticked: list[str] = []
+            if attacker is not None:
+                weapon = self.next_weapon(attacker.id)
+                if 0 <= weapon < self.weapon_combo.count():
+                    self.weapon_combo.setCurrentIndex(weapon)
+                if attacker.aim and attacker.aim_target_id in self.targets_model.candidate_ids():
+                    ticked = [str(attacker.aim_target_id)]
+            self.targets_model.set_checked_ids(ticked)
+            self._default_characteristic()
+        finally:
+            self._updating = False
+        self._pristine = True
+        self._split_rate()
+
+    def _default_defence_cover(self, attacker: Combatant | None) -> int:
+        """The attacker's own cover: a shield at hand if they have no cover level set (the
+        cover a referee means), else the level on their row."""
+        items = [i for i, (_, data) in enumerate(self._covers) if data[0] == "item"]
+        if attacker is not None and attacker.cover is CoverLevel.NONE and items:
+            return items[0]
+        cover = attacker.cover if attacker is not None else CoverLevel.NONE
+        return max(0, self.defence_cover_combo.findData(("level", cover)))
+
+    def _default_characteristic(self) -> None:
+        weapon = self._weapon()
+        if weapon is not None:
+            code = Characteristic.STR if weapon.range_class is RangeClass.MELEE \
+                else Characteristic.DEX
+            self.characteristic_combo.setCurrentIndex(self.characteristic_combo.findData(code))
 
     def _sync_attacker(self) -> bool:
         """Weapons, cover and possible targets of the chosen attacker; True when the
@@ -595,22 +711,22 @@ class AttackResolver(QWidget):
                 self._weapons = weapons
                 self.weapon_combo.clear()
                 self.weapon_combo.addItems(weapons)
+            if weapons_changed and attacker is not None:
+                index = self.next_weapon(attacker.id)
+                if 0 <= index < len(weapons):
+                    self.weapon_combo.setCurrentIndex(index)
             if covers != self._covers:
-                same_attacker = [c[1] for c in covers] == [c[1] for c in self._covers]
+                same_attacker = attacker_id == self._form_attacker
                 chosen = self.defence_cover_combo.currentData()
                 self._covers = covers
                 self.defence_cover_combo.clear()
                 for text, data in covers:
                     self.defence_cover_combo.addItem(text, data)
-                items = [i for i, (_, data) in enumerate(covers) if data[0] == "item"]
-                if same_attacker and chosen is not None:
-                    index = self.defence_cover_combo.findData(chosen)
-                elif attacker is not None and attacker.cover is CoverLevel.NONE and items:
-                    index = items[0]  # a shield at hand is the cover a referee means
-                else:
-                    cover = attacker.cover if attacker is not None else CoverLevel.NONE
-                    index = self.defence_cover_combo.findData(("level", cover))
-                self.defence_cover_combo.setCurrentIndex(max(0, index))
+                index = self.defence_cover_combo.findData(chosen) if (
+                    same_attacker and chosen is not None) else -1
+                if index < 0:
+                    index = self._default_defence_cover(attacker)
+                self.defence_cover_combo.setCurrentIndex(index)
             self.targets_model.set_candidates(candidates)
         finally:
             self._updating = False
@@ -619,12 +735,15 @@ class AttackResolver(QWidget):
     def _weapon_changed(self) -> None:
         if self._updating:
             return
-        weapon = self._weapon()
-        if weapon is not None:
-            self._updating = True
-            code = Characteristic.STR if weapon.range_class is RangeClass.MELEE \
-                else Characteristic.DEX
-            self.characteristic_combo.setCurrentIndex(self.characteristic_combo.findData(code))
+        attacker_id = self.attacker_combo.currentData()
+        index = self.weapon_combo.currentIndex()
+        if attacker_id is not None and index >= 0 and self.next_weapon(attacker_id) != index:
+            self._next_weapons[attacker_id] = index
+            self.weapon_chosen.emit(attacker_id)
+        self._updating = True
+        try:
+            self._default_characteristic()
+        finally:
             self._updating = False
         self._split_rate()
 
@@ -723,6 +842,7 @@ class AttackResolver(QWidget):
             defence_conditions=self.defence_conditions_spin.value(),
             defence_cover=cover_choice[1] if cover_choice[0] == "level" else CoverLevel.NONE,
             defence_cover_item=cover_choice[1] if cover_choice[0] == "item" else None,
+            spend_action=self.spend_check.isChecked(),
             doubled=self.doubled_combo.currentData() if mode is AttackMode.DEFEND else None,
             return_fire_from=fire[0] if fire else None,
             return_fire_weapon=fire[1] if fire else 0,
@@ -748,8 +868,15 @@ class AttackResolver(QWidget):
                 problem = str(exc)
         self._spec = spec
         self.terms_model.set_breakdown(spec.difficulty if spec is not None else None)
-        self.roll_button.setEnabled(spec is not None)
-        self.use_dice_button.setEnabled(spec is not None)
+        if spec is not None and spec.refusal:
+            problem = spec.refusal
+        rollable = spec is not None and not spec.refusal
+        self.roll_button.setEnabled(rollable)
+        self.use_dice_button.setEnabled(rollable)
+        self.roll_button.setToolTip(self._ROLL_TIP if rollable else
+                                    f"Cannot roll: {problem}")
+        self.use_dice_button.setToolTip(self._DICE_TIP if rollable else
+                                        f"Cannot roll: {problem}")
         self._problem(problem)
         if spec is None:
             self.odds_label.setText("")
@@ -758,7 +885,8 @@ class AttackResolver(QWidget):
             self._show_outcome()
             return
         self.dm_label.setText(self._dm_text(spec))
-        self.odds_label.setText(self._odds_text(spec, attack_odds(spec)))
+        parts = self._odds_parts(spec, attack_odds(spec))
+        set_rich_text(self.odds_label, "<b>{}</b>" + " · {}" * (len(parts) - 1), *parts)
         check = self._check
         if check is not None and check.modifier == spec.roll_modifier and \
                 check.difficulty == spec.difficulty.total and \
@@ -780,14 +908,15 @@ class AttackResolver(QWidget):
         return (f"Roll {dice} {spec.roll_modifier:+d} ({terms}) against "
                 f"{spec.difficulty.total}")
 
-    def _odds_text(self, spec: AttackSpec, odds: AttackOdds) -> str:
-        parts = [f"<b>Chance of success {format_percent(odds.chance)}</b>"]
+    def _odds_parts(self, spec: AttackSpec, odds: AttackOdds) -> list[str]:
+        """The odds line's pieces; the first is shown in bold."""
+        parts = [f"Chance of success {format_percent(odds.chance)}"]
         if spec.mode is AttackMode.ATTACK:
             parts.append(f"expected damage {float(odds.expected_damage_if_hit):.2f} if it hits, "
                          f"{float(odds.expected_damage):.2f} overall")
         if spec.return_fire is not None:
             parts.append(f"expected damage taken {float(odds.expected_harm):.2f}")
-        return " · ".join(parts)
+        return parts
 
     # --- resolving ---------------------------------------------------------------------------
 
@@ -838,7 +967,7 @@ def outcome_html(outcome: AttackOutcome) -> str:
     lines = [f"<p><b>{dice}{kept} {check.modifier:+d} = {check.total}</b> against "
              f"{check.difficulty}: <b>Effect {check.effect:+d}</b></p>"]
     for note in outcome.notes:
-        lines.append(f"<p>{note}</p>")
+        lines.append(escaped("<p>{}</p>", note))
     if spec.mode is AttackMode.DEFEND:
         lines.append("<p>Defended: no damage.</p>" if check.effect >= 0 and outcome.harm is None
                      else "")
@@ -846,13 +975,14 @@ def outcome_html(outcome: AttackOutcome) -> str:
         lines.append("<p>Miss.</p>")
     for hit in outcome.hits:
         if hit.immune:
-            lines.append(f"<p>{hit.target.name}: immune to {spec.dice.scale.label}-scale "
-                         "damage.</p>")
+            lines.append(escaped("<p>{}: immune to {}-scale damage.</p>", hit.target.name,
+                                 spec.dice.scale.label))
             continue
         assert hit.result is not None
         armor = f" against armor {hit.target.armor}" if hit.target.armor else ""
-        lines.append(f"<p><b>{hit.target.name}</b>: {hit.rolled} roll(s) of {spec.dice}{armor},"
-                     f" best {hit.kept} kept: {_rolls_html(hit.result)} = "
+        lines.append(escaped("<p><b>{}</b>: {} roll(s) of {}{},", hit.target.name, hit.rolled,
+                             spec.dice, armor)
+                     + f" best {hit.kept} kept: {_rolls_html(hit.result)} = "
                      f"<b>{hit.total} damage</b></p>")
         if hit.massive is not None:
             verdict = "survives (crippled)" if hit.massive.survived else "dies"
@@ -863,11 +993,11 @@ def outcome_html(outcome: AttackOutcome) -> str:
         lines.append(f"<p><b>Fail effect {harm.fail_effect}</b>: conditions -{m.by_conditions},"
                      f" cover -{m.by_cover}, skill -{m.by_skill} → {m.remaining} left</p>")
         if harm.cover is not None:
-            lines.append(f"<p>{spec.defence.cover_name or 'Cover'} takes "
-                         f"{_rolls_html(harm.cover)} = {sum(harm.cover.rolls)}</p>")
+            lines.append(escaped("<p>{} takes ", spec.defence.cover_name or "Cover")
+                         + f"{_rolls_html(harm.cover)} = {sum(harm.cover.rolls)}</p>")
         if harm.attacker is not None:
-            lines.append(f"<p><b>{spec.attacker_name}</b> takes {_rolls_html(harm.attacker)} = "
-                         f"<b>{harm.total} damage</b></p>")
+            lines.append(escaped("<p><b>{}</b> takes ", spec.attacker_name)
+                         + f"{_rolls_html(harm.attacker)} = <b>{harm.total} damage</b></p>")
         elif spec.return_fire is None and m.remaining:
             lines.append("<p>Nobody can strike back.</p>")
         elif m.remaining == 0:

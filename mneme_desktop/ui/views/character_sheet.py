@@ -11,6 +11,7 @@ the domain and rules core, never computed here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,7 +20,6 @@ from PySide6.QtCore import (
     QEvent,
     QItemSelectionModel,
     QObject,
-    QSize,
     QSortFilterProxyModel,
     Qt,
     QTimer,
@@ -38,13 +38,11 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSizePolicy,
     QSpinBox,
     QStackedWidget,
-    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -83,6 +81,9 @@ from mneme_desktop.ui.widgets.bounded_spin import BoundedSpinBox
 from mneme_desktop.ui.widgets.box_chart import DamageBoxChart
 from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
 from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
+from mneme_desktop.ui.widgets.notes_edit import NotesEdit
+from mneme_desktop.ui.widgets.plain_text import set_rich_text
+from mneme_desktop.ui.widgets.status_line import StatusLine
 
 __all__ = ["KIND_LABELS", "NOTES_COMMIT_DELAY_MS", "CharacterSheetView", "sniff_image_type"]
 
@@ -108,6 +109,8 @@ _CHARACTERISTIC_NAMES = {
 }
 
 _ERROR_STYLE = "color: #b71c1c;"
+_RANGE_REFUSAL = re.compile(r" runs from -?\d+ to -?\d+$")
+"""How :meth:`BoundedSpinBox.refusal` ends: the refusal of a keystroke, not of an edit."""
 _PORTRAIT_SIZE = 128
 _SPACING = 8
 _MAX_TABLE_ROWS = 12
@@ -124,35 +127,6 @@ def sniff_image_type(raw: bytes) -> str | None:
     if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
         return "image/webp"
     return None
-
-
-class _MessageLine(QFrame):
-    """A warning icon and a sentence: where refusals are explained, never as a traceback."""
-
-    def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName(f"{object_name}Frame")
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(6)
-        self.icon = QLabel(self)
-        size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
-        icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
-        self.icon.setPixmap(icon.pixmap(QSize(size, size)))
-        self.icon.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.text = QLabel(self)
-        self.text.setObjectName(object_name)
-        self.text.setWordWrap(True)
-        self.text.setStyleSheet(_ERROR_STYLE)
-        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.icon)
-        layout.addWidget(self.text, 1)
-        self.hide()
-
-    def show_text(self, text: str) -> None:
-        self.text.setText(text)
-        self.text.setAccessibleDescription(text)
-        self.setVisible(bool(text))
 
 
 def _small_label(text: str = "") -> QLabel:
@@ -237,6 +211,7 @@ class CharacterSheetView(QWidget):
     def set_character(self, character_id: str | None) -> None:
         """Show the character with this id (None: nothing), committing pending notes first."""
         self.flush_pending_edits()
+        changed = character_id != self._character_id
         self._character_id = character_id
         for model in self._models():
             model.set_character(character_id)
@@ -245,6 +220,9 @@ class CharacterSheetView(QWidget):
         self._show_name_error("")
         self.clear_message()
         self._refresh()
+        if changed:  # another character opens at the top of its sheet
+            self.scroll_area.verticalScrollBar().setValue(0)
+            self.scroll_area.horizontalScrollBar().setValue(0)
 
     def character_id(self) -> str | None:
         return self._character_id
@@ -269,10 +247,15 @@ class CharacterSheetView(QWidget):
 
     def show_message(self, text: str) -> None:
         """Explain a refusal in the sheet's message line."""
-        self.message_line.show_text(text)
+        self.message_line.show_message(text)
 
     def clear_message(self) -> None:
-        self.message_line.show_text("")
+        self.message_line.show_message("")
+
+    def _clear_refusal(self) -> None:
+        """A keystroke a number field took: an earlier refusal no longer applies."""
+        if _RANGE_REFUSAL.search(self.message_line.message()):
+            self.clear_message()
 
     def set_portrait_from_file(self, path: Path) -> bool:
         """Keep the image at ``path`` as the portrait; refuse non-images and large files."""
@@ -330,8 +313,9 @@ class CharacterSheetView(QWidget):
         self.title_label.setFont(title_font)
         self.subtitle_label = _small_label()
         self.subtitle_label.setObjectName("sheetSubtitle")
-        self.message_line = _MessageLine("sheetMessage")
-        self.message_label = self.message_line.text
+        # A fixed line, blank when there is nothing to say: a message never moves the sheet.
+        self.message_line = StatusLine("sheetMessage")
+        self.message_label = self.message_line
         page_layout.addWidget(self.title_label)
         page_layout.addWidget(self.subtitle_label)
         page_layout.addWidget(self.message_line)
@@ -383,8 +367,8 @@ class CharacterSheetView(QWidget):
         self.name_edit = QLineEdit()
         self.name_edit.setObjectName("nameEdit")
         self.name_edit.setMaxLength(200)
-        self.name_error = _MessageLine("nameErrorLabel")
-        self.name_error_label = self.name_error.text
+        self.name_error = StatusLine("nameErrorLabel")
+        self.name_error_label = self.name_error
         name_box = QVBoxLayout()
         name_box.setSpacing(2)
         name_box.addWidget(self.name_edit)
@@ -447,10 +431,12 @@ class CharacterSheetView(QWidget):
             grid.addWidget(label, 0, column)
         for row, code in enumerate(CHARACTERISTIC_CODES, start=1):
             key = code.value
-            name = QLabel(f"<b>{key.upper()}</b>")
+            name = QLabel()
+            set_rich_text(name, "<b>{}</b>", key.upper())
             name.setToolTip(_CHARACTERISTIC_NAMES[code])
             spin = BoundedSpinBox(_CHARACTERISTIC_NAMES[code])
             spin.refused.connect(self.show_message)
+            spin.input_accepted.connect(self._clear_refusal)
             spin.setObjectName(f"{key}Spin")
             spin.setRange(0, MAX_CHARACTERISTIC)
             spin.setKeyboardTracking(False)
@@ -459,6 +445,7 @@ class CharacterSheetView(QWidget):
             name.setBuddy(spin)
             damage = BoundedSpinBox(f"{key.upper()} damage")
             damage.refused.connect(self.show_message)
+            damage.input_accepted.connect(self._clear_refusal)
             damage.setObjectName(f"{key}DamageSpin")
             damage.setRange(0, MAX_CHARACTERISTIC)
             damage.setKeyboardTracking(False)
@@ -501,6 +488,7 @@ class CharacterSheetView(QWidget):
         form.addRow("HP:", self.hp_label)
         self.damage_spin = BoundedSpinBox("Damage")
         self.damage_spin.refused.connect(self.show_message)
+        self.damage_spin.input_accepted.connect(self._clear_refusal)
         self.damage_spin.setObjectName("damageSpin")
         self.damage_spin.setRange(0, 99_999)
         self.damage_spin.setKeyboardTracking(False)
@@ -658,7 +646,7 @@ class CharacterSheetView(QWidget):
         box = QGroupBox("Notes")
         box.setObjectName("notesGroup")
         layout = QVBoxLayout(box)
-        self.notes_edit = QPlainTextEdit()
+        self.notes_edit = NotesEdit()
         self.notes_edit.setObjectName("notesEdit")
         self.notes_edit.setMinimumHeight(90)
         self.notes_edit.setTabChangesFocus(True)
@@ -825,7 +813,7 @@ class CharacterSheetView(QWidget):
             self._refresh()
 
     def _show_name_error(self, text: str) -> None:
-        self.name_error.show_text(text)
+        self.name_error.show_message(text)
         self.name_edit.setStyleSheet("QLineEdit { border: 2px solid #c62828; }" if text else "")
         self.name_edit.setToolTip(text)
 
@@ -914,7 +902,7 @@ class CharacterSheetView(QWidget):
     def _on_dice_problem(self, problem: str) -> None:
         if problem:
             self.show_message(f"Damage: {problem}")
-        elif self.message_label.text().startswith("Damage: "):
+        elif self.message_label.message().startswith("Damage: "):
             self.clear_message()
 
     # --- table rows ----------------------------------------------------------------------------
@@ -1030,7 +1018,7 @@ class CharacterSheetView(QWidget):
             self.current_labels[key].setText(str(current))
             self.current_labels[key].setStyleSheet(_ERROR_STYLE if damage else "")
             self.chm_labels[key].setText(format_modifier(character.characteristic_modifier(code)))
-        self.upp_label.setText(f"UPP: <b>{character.upp}</b>")
+        set_rich_text(self.upp_label, "UPP: <b>{}</b>", character.upp)
 
     def _preview_characteristic(self, key: str) -> None:
         """Show the ChM of what is being typed, before it is committed."""
@@ -1049,9 +1037,8 @@ class CharacterSheetView(QWidget):
         thresholds = character.wound_thresholds(basis)
         track = damage_track(character.damage, character.hit_points, thresholds)
         strength, dexterity, endurance = character.characteristics.physical
-        self.hp_label.setText(
-            f"<b>{character.hit_points}</b> (STR {strength} + DEX {dexterity} + END {endurance})"
-        )
+        set_rich_text(self.hp_label, "<b>{}</b> (STR {} + DEX {} + END {})",
+                      character.hit_points, strength, dexterity, endurance)
         if self.damage_spin.value() != character.damage:
             self.damage_spin.setValue(character.damage)
         state = character.wound_state(basis)
@@ -1074,8 +1061,9 @@ class CharacterSheetView(QWidget):
         )
         self.effects_label.setText(wound_effects(state).care_note)
         self.effects_label.setVisible(bool(wound_effects(state).care_note))
-        self.hp_bar.set_track(track)
-        self.box_chart.set_track(track)
+        for widget in (self.hp_bar, self.box_chart):
+            widget.set_subject(character.name)  # screen readers say whose damage it is
+            widget.set_track(track)
 
     def _show_portrait(self, character: Character) -> None:
         self.remove_portrait_button.setEnabled(character.portrait is not None)

@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -63,9 +64,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mneme_desktop.domain import Campaign, ConditionKind, Encounter, Side
+from mneme_desktop.domain import Campaign, Character, ConditionKind, Encounter, Side
 from mneme_desktop.domain import combat as fight
+from mneme_desktop.domain.attack_terms import aim_cap_text
 from mneme_desktop.domain.combat import CombatError, EncounterPatch
+from mneme_desktop.domain.roll_terms import survival_terms, terms_text
 from mneme_desktop.rules.actions import (
     FIRST_AID_ROUNDS,
     TACTICS_DIFFICULTIES,
@@ -74,10 +77,16 @@ from mneme_desktop.rules.actions import (
     Stance,
     tactics_max_effect,
 )
-from mneme_desktop.rules.checks import CheckResult, CoverLevel, check_from_dice, roll_check
+from mneme_desktop.rules.checks import (
+    CheckResult,
+    CoverLevel,
+    check_from_dice,
+    roll_check,
+    success_chance,
+)
 from mneme_desktop.rules.healing import first_aid_difficulty
 from mneme_desktop.rules.track import DamageTrack, damage_track
-from mneme_desktop.rules.wounds import WoundState
+from mneme_desktop.rules.wounds import DYING_DIFFICULTY, MASSIVE_DAMAGE_DIFFICULTY, WoundState
 from mneme_desktop.storage.atomic import atomic_write
 from mneme_desktop.ui.dialogs.buttons import ok_cancel_buttons
 from mneme_desktop.ui.encounter_commands import push_patch
@@ -88,9 +97,12 @@ from mneme_desktop.ui.models.encounter_models import (
     TurnOrderModel,
 )
 from mneme_desktop.ui.models.roles import ID_ROLE, VALUE_ROLE
-from mneme_desktop.ui.views.attack_resolver import AttackResolver, StatusLine
+from mneme_desktop.ui.views.attack_resolver import AttackResolver, format_percent
 from mneme_desktop.ui.widgets.action_pips import ActionPips, paint_action_pips
 from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
+from mneme_desktop.ui.widgets.narrow import shrink_lists
+from mneme_desktop.ui.widgets.plain_text import set_rich_text
+from mneme_desktop.ui.widgets.status_line import StatusLine
 from mneme_desktop.ui.widgets.track_painter import TrackColors, paint_hp_bar
 
 if TYPE_CHECKING:
@@ -386,6 +398,8 @@ class CombatantPanel(QWidget):
         self._others_own: str | None = None
         self._track_key: tuple[object, ...] | None = None
         self._dirty = False
+        self._gesture_serial = 0
+        self._gesture_start: int | None = None
         self._build()
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -400,6 +414,7 @@ class CombatantPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         header = QHBoxLayout()
         self.name_label = QLabel(objectName="combatant_name")
+        self.name_label.setTextFormat(Qt.TextFormat.PlainText)  # a name is never markup
         font = QFont(self.name_label.font())
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setBold(True)
@@ -464,13 +479,19 @@ class CombatantPanel(QWidget):
         pform = QFormLayout(position)
         row = QHBoxLayout()
         self.aim_target_combo = QComboBox(objectName="aim_target")
+        self.aim_weapon_combo = QComboBox(objectName="aim_weapon")
+        self.aim_weapon_combo.setToolTip("The weapon for the next attack (the resolver starts "
+                                         "with it): each aim adds its aim modifier, or +1")
         self.aim_button = QPushButton("Aim", objectName="aim")
         self.aim_button.setToolTip("One minor action: +1 to the next attack (the weapon's aim "
-                                   "modifier if it has one), up to +6; lost on changing target")
+                                   "modifier if it has one), up to six aims' worth; lost on "
+                                   "changing target")
         row.addWidget(self.aim_target_combo, 1)
+        row.addWidget(self.aim_weapon_combo, 1)
         row.addWidget(self.aim_button)
         pform.addRow("Aim at", row)
         self.aim_label = QLabel(objectName="aim_label")
+        self.aim_label.setTextFormat(Qt.TextFormat.PlainText)  # names, never markup
         pform.addRow(self.aim_label)
         row = QHBoxLayout()
         self.stance_combo = QComboBox(objectName="stance")
@@ -528,6 +549,9 @@ class CombatantPanel(QWidget):
         row.addWidget(self.dying_button)
         row.addWidget(self.massive_button)
         cform.addLayout(row)
+        # The odds before anything is rolled; one fixed line, so it never moves the panel.
+        self.survival_odds = StatusLine("survival_odds")
+        cform.addWidget(self.survival_odds)
         layout.addWidget(conditions)
 
         task = QGroupBox("Extended action")
@@ -547,6 +571,7 @@ class CombatantPanel(QWidget):
         self.task_rounds_spin = QSpinBox(objectName="task_rounds", minimum=1, maximum=10000,
                                          value=FIRST_AID_ROUNDS)
         self.task_rounds_spin.setSuffix(" rounds")
+        self.task_rounds_spin.setAccessibleName("Task length in rounds")
         self.first_aid_check = QCheckBox("First aid", objectName="first_aid")
         self.first_aid_check.setChecked(True)
         self.first_aid_check.setToolTip("Completing first aid heals its Effect (at least 1), "
@@ -565,11 +590,14 @@ class CombatantPanel(QWidget):
         row = QHBoxLayout()
         self.work_dm_spin = QSpinBox(objectName="task_dm", minimum=-15, maximum=15)
         self.work_dm_spin.setPrefix("DM ")
+        self.work_dm_spin.setAccessibleName("Task roll DM")
         self.work_difficulty_spin = QSpinBox(objectName="task_difficulty", minimum=2,
                                              maximum=20, value=8)
         self.work_difficulty_spin.setPrefix("vs ")
+        self.work_difficulty_spin.setAccessibleName("Task difficulty")
         self.work_dice_edit = QLineEdit(objectName="task_dice")
         self.work_dice_edit.setPlaceholderText("table dice")
+        self.work_dice_edit.setAccessibleName("Task dice rolled at the table")
         row.addWidget(self.work_dm_spin)
         row.addWidget(self.work_difficulty_spin)
         row.addWidget(self.work_dice_edit, 1)
@@ -587,6 +615,10 @@ class CombatantPanel(QWidget):
         tform.addRow(self.task_work)
         layout.addWidget(task)
         layout.addStretch(1)
+        # Hidden while no combatant is chosen, so nothing of the last one shows.
+        self._body: tuple[QWidget, ...] = (self.side_combo, self.out_check, self.hp_bar,
+                                           actions, position, conditions, task)
+        self._fit_narrow_panel()
 
         self.side_combo.activated.connect(self._side_chosen)
         self.out_check.clicked.connect(self._out_toggled)
@@ -596,6 +628,7 @@ class CombatantPanel(QWidget):
             lambda: self.take_action(str(self.action_combo.currentData(ID_ROLE))))
         self.action_combo.currentIndexChanged.connect(self._describe_action)
         self.aim_button.clicked.connect(self.aim)
+        self.aim_weapon_combo.activated.connect(self._aim_weapon_chosen)
         self.stance_combo.activated.connect(self._stance_chosen)
         self.cover_combo.activated.connect(self._cover_chosen)
         for mode, button in self.move_buttons.items():
@@ -634,9 +667,14 @@ class CombatantPanel(QWidget):
         combatant = encounter.find_combatant(self._combatant_id) if (
             encounter is not None and self._combatant_id) else None
         self.setEnabled(combatant is not None)
+        for widget in self._body:
+            widget.setVisible(combatant is not None)
         if encounter is None or combatant is None:
-            self.name_label.setText("No combatant selected")
+            self.name_label.setText(
+                "Choose a combatant in the turn order" if encounter is not None
+                and encounter.combatants else "No one in this fight yet")
             self.conditions_list.clear()
+            self._track_key = None
             return
         campaign = view.document.campaign
         sheet = campaign.combatant_character(combatant)
@@ -650,6 +688,8 @@ class CombatantPanel(QWidget):
             turn = " — their turn" if current is not None and current.id == combatant.id \
                 else (" — delayed" if combatant.delayed else "")
             self.name_label.setText(f"{sheet.name}{turn}")
+            self.hp_bar.set_subject(sheet.name)  # screen readers say whose bar and pips
+            self.pips.set_subject(sheet.name)
             self.side_combo.setCurrentIndex(self.side_combo.findData(combatant.side))
             self.out_check.setChecked(combatant.out_of_fight)
             track_key = (sheet.damage, status.hp, status.thresholds)
@@ -661,19 +701,45 @@ class CombatantPanel(QWidget):
             left = 3 - combatant.actions_spent
             self.pips_label.setText(f"{left} minor action{'s' if left != 1 else ''} left")
             self._fill_others(encounter, campaign, combatant)
-            self.aim_label.setText(self._aim_text(encounter, campaign, combatant))
+            self._show_aim(encounter, campaign, combatant)
             self.stance_combo.setCurrentIndex(self.stance_combo.findData(combatant.stance))
             self.cover_combo.setCurrentIndex(self.cover_combo.findData(combatant.cover))
             self._show_movement(campaign, combatant)
             self._show_task(campaign, encounter, combatant)
             self._show_conditions(sheet, status)
             dying = status.state is WoundState.DYING
+            self._show_survival_odds(sheet, dying)
             self.dying_button.setEnabled(dying)
             self.dying_button.setText("Dying roll (due)" if status.dying_roll_due
                                       else "Dying roll")
         finally:
             for widget in widgets:
                 widget.blockSignals(False)
+
+    def _fit_narrow_panel(self) -> None:
+        """The panel shares a 1280-pixel screen with the turn order: lists shrink to a few
+        characters (their full entries drop down) and long lines wrap, instead of the panel
+        growing past its tab and clipping its right edge."""
+        shrink_lists(self)
+        for label in (self.aim_label, self.action_description, self.movement_label):
+            label.setWordWrap(True)
+
+    def _show_survival_odds(self, sheet: Character, dying: bool) -> None:
+        """'Dying roll: 2d6 DM -8 vs 4 survives 1/36 (2.78%)' on the line under the buttons
+        and in the buttons' tooltips, computed from the sheet as it is now."""
+        terms = survival_terms(sheet)
+        modifier = sum(term.value for term in terms)
+        breakdown = terms_text(terms)
+        dying_odds = format_percent(success_chance(modifier, DYING_DIFFICULTY))
+        massive_odds = format_percent(success_chance(modifier, MASSIVE_DAMAGE_DIFFICULTY))
+        dying_text = (f"Dying roll: 2d6 DM {modifier:+d} vs {DYING_DIFFICULTY} survives "
+                      f"{dying_odds}")
+        massive_text = (f"Massive damage: 2d6 DM {modifier:+d} vs "
+                        f"{MASSIVE_DAMAGE_DIFFICULTY} survives {massive_odds}")
+        self.survival_odds.show_message(dying_text if dying else massive_text)
+        self.dying_button.setToolTip(f"{dying_text} ({breakdown}); failure is death")
+        self.massive_button.setToolTip(f"{massive_text} ({breakdown}): survive crippled, "
+                                       "or die")
 
     def _fill_others(self, encounter: Encounter, campaign: Campaign, own: Any) -> None:
         """Aim targets and patients. Both lists hold everyone in the fight and are refilled
@@ -712,13 +778,29 @@ class CombatantPanel(QWidget):
             index = aim.currentIndex()
         aim.setCurrentIndex(index)
 
-    @staticmethod
-    def _aim_text(encounter: Encounter, campaign: Campaign, combatant: Any) -> str:
+    def _show_aim(self, encounter: Encounter, campaign: Campaign, combatant: Any) -> None:
+        """The weapons to aim with (the next attack's, as the resolver has it) and the aim
+        built up, with the cap for that weapon."""
+        weapons = campaign.combatant_character(combatant).weapons
+        combo = self.aim_weapon_combo
+        names = [w.name for w in weapons]
+        if names != [combo.itemText(i) for i in range(combo.count())]:
+            combo.clear()
+            combo.addItems(names)
+        index = self._view.resolver.next_weapon(combatant.id)
+        combo.setCurrentIndex(index if index < len(weapons) else 0)
+        weapon = weapons[combo.currentIndex()] if weapons else None
+        cap = aim_cap_text(weapon)
         if not combatant.aim or combatant.aim_target_id is None:
-            return "No aim built up"
+            self.aim_label.setText(f"No aim built up ({cap})")
+            return
         target = encounter.find_combatant(combatant.aim_target_id)
         name = campaign.combatant_character(target).name if target else "?"
-        return f"Aim +{combatant.aim} on {name} (kept across rounds, max +6)"
+        self.aim_label.setText(f"Aim +{combatant.aim} on {name} (kept across rounds, {cap})")
+
+    def _aim_weapon_chosen(self, index: int) -> None:
+        if self._combatant_id is not None and index >= 0:
+            self._view.resolver.set_next_weapon(self._combatant_id, index)
 
     def _show_movement(self, campaign: Campaign, combatant: Any) -> None:
         sheet = campaign.combatant_character(combatant)
@@ -786,6 +868,13 @@ class CombatantPanel(QWidget):
     def _run(self, make: _MakePatch) -> bool:
         return self._view.run(make)
 
+    def _current_damage(self, combatant_id: str) -> int | None:
+        encounter = self._view.encounter()
+        combatant = encounter.find_combatant(combatant_id) if encounter is not None else None
+        if combatant is None:
+            return None
+        return self._view.document.campaign.combatant_character(combatant).damage
+
     def _id(self) -> str:
         if self._combatant_id is None:
             raise CombatError("select a combatant first")
@@ -834,10 +923,9 @@ class CombatantPanel(QWidget):
             self._view.show_message("Choose what to aim at")
             return False
         combatant_id = self._id()
-        combatant = encounter.find_combatant(combatant_id)
-        sheet = self._view.document.campaign.combatant_character(combatant) if combatant else None
-        modifier = sheet.weapons[0].aim_modifier if sheet is not None and sheet.weapons else 0
-        return self._run(lambda c, e: fight.aim_patch(c, e, combatant_id, target_id, modifier))
+        chosen = self.aim_weapon_combo.currentIndex()  # the next attack's weapon
+        weapon = chosen if chosen >= 0 else None
+        return self._run(lambda c, e: fight.aim_patch(c, e, combatant_id, target_id, weapon))
 
     def move(self, mode: MovementMode) -> bool:
         combatant_id = self._id()
@@ -855,8 +943,14 @@ class CombatantPanel(QWidget):
             self.refresh()
 
     def _damage_requested(self, value: int, merge: bool) -> None:
+        """One press-and-drag of the HP bar is one gesture: one undo step, one log line."""
         combatant_id = self._id()
-        self._run(lambda c, e: fight.set_damage_patch(c, e, combatant_id, value, merge))
+        if not merge or self._gesture_start is None:
+            self._gesture_serial += 1
+            self._gesture_start = self._current_damage(combatant_id)
+        gesture, start = str(self._gesture_serial), self._gesture_start
+        self._run(lambda c, e: fight.set_damage_patch(c, e, combatant_id, value, gesture,
+                                                      start))
 
     def _stance_chosen(self) -> None:
         stance = self.stance_combo.currentData()
@@ -946,6 +1040,9 @@ class CombatantPanel(QWidget):
 # ===================================================================== the view
 
 
+_VIEW_ONLY_KEYS = frozenset({"Del", "Ctrl+Up", "Ctrl+Down"})
+
+
 class EncounterView(QWidget):
     """The encounter screen. ``rng`` is the generator every in-app roll uses (inject a
     seeded one to replay a fight)."""
@@ -956,6 +1053,8 @@ class EncounterView(QWidget):
         self.setObjectName("encounter_view")
         self.document = document
         self.rng = rng if rng is not None else random.Random()
+        self.ask: Callable[[QMessageBox], object] = QMessageBox.exec
+        """Shows a question and waits (tests answer it instead)."""
         self._encounter_id: str | None = None
         self._last_current: str | None = None
         self.initiative_dialog: InitiativeDialog | None = None
@@ -984,7 +1083,12 @@ class EncounterView(QWidget):
         action.setObjectName(name or text.lower().replace(" ", "_").strip("…."))
         if keys:
             action.setShortcut(QKeySequence(keys))
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            # The turn keys work whenever the encounter shows, focus in the navigator or not
+            # (Qt keeps a window shortcut to visible widgets); keys the navigator uses for
+            # itself (Del, Ctrl+arrows) stay with the view, or neither would fire.
+            context = (Qt.ShortcutContext.WidgetWithChildrenShortcut
+                       if keys in _VIEW_ONLY_KEYS else Qt.ShortcutContext.WindowShortcut)
+            action.setShortcutContext(context)
         shown = QKeySequence(keys).toString(QKeySequence.SequenceFormat.NativeText) if keys \
             else ""
         action.setToolTip(f"{tip or text} ({shown})" if shown else (tip or text))
@@ -1006,7 +1110,7 @@ class EncounterView(QWidget):
         self.round_label = QLabel(objectName="round_label")
         self.round_label.setFont(title_font)
         self.turn_label = QLabel(objectName="turn_label")
-        self.turn_label.setTextFormat(Qt.TextFormat.RichText)
+        set_rich_text(self.turn_label, "")
         header.addWidget(self.title_label)
         header.addSpacing(16)
         header.addWidget(self.round_label)
@@ -1080,6 +1184,7 @@ class EncounterView(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         left = QSplitter(Qt.Orientation.Vertical)
         self.turn_view = QTableView(objectName="turn_order")
+        self.turn_view.setAccessibleName("Turn order")
         self.turn_view.setModel(self.turn_model)
         painter_delegate = _TurnOrderDelegate(self.turn_view)
         for column in (TurnOrderModel.COL_ACTIONS, TurnOrderModel.COL_HP):
@@ -1111,10 +1216,12 @@ class EncounterView(QWidget):
         log_layout = QVBoxLayout(log_box)
         log_layout.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
-        log_title = QLabel("<b>Log</b>")
+        log_title = QLabel()
+        set_rich_text(log_title, "<b>Log</b>")
         row.addWidget(log_title)
         self.log_filter_edit = QLineEdit(objectName="log_filter")
         self.log_filter_edit.setPlaceholderText("Filter the log (words)")
+        self.log_filter_edit.setAccessibleName("Filter the log")
         self.log_filter_edit.setClearButtonEnabled(True)
         self.log_person_combo = QComboBox(objectName="log_person")
         self.log_person_combo.setToolTip("Only entries this combatant acted in or suffered")
@@ -1125,6 +1232,7 @@ class EncounterView(QWidget):
         row.addWidget(self.export_button)
         log_layout.addLayout(row)
         self.log_view = QTableView(objectName="encounter_log")
+        self.log_view.setAccessibleName("Encounter log")
         self.log_view.setModel(self.log_model)
         self.log_view.verticalHeader().hide()
         self.log_view.setWordWrap(False)
@@ -1139,6 +1247,7 @@ class EncounterView(QWidget):
         log_layout.addWidget(self.log_view)
         self.note_edit = QLineEdit(objectName="log_note")
         self.note_edit.setPlaceholderText("Add a note to the log (Enter)")
+        self.note_edit.setAccessibleName("Note for the log")
         self.note_edit.setToolTip("A referee's note, logged in this round (undoable)")
         log_layout.addWidget(self.note_edit)
         left.addWidget(log_box)
@@ -1168,8 +1277,8 @@ class EncounterView(QWidget):
 
         self.placeholder = QLabel(objectName="encounter_placeholder")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.placeholder.setText("<h2>No encounter</h2><p>Choose an encounter in the "
-                                 "navigator.</p>")
+        set_rich_text(self.placeholder, "<h2>No encounter</h2><p>Choose an encounter in the "
+                      "navigator.</p>")
         self.placeholder.setSizePolicy(QSizePolicy.Policy.Expanding,
                                        QSizePolicy.Policy.Expanding)
         layout.addWidget(self.placeholder, 1)
@@ -1182,6 +1291,7 @@ class EncounterView(QWidget):
         self.note_edit.returnPressed.connect(self.add_note)
         self.log_model.rowsInserted.connect(lambda *_: self.log_view.scrollToBottom())
         self.resolver.message.connect(self.show_message)
+        self.resolver.weapon_chosen.connect(lambda _id: self.panel.refresh())
         self.resolver.applied.connect(lambda text: self.show_message(f"Applied: {text}"))
 
     # --- encounter ---------------------------------------------------------------------
@@ -1234,7 +1344,9 @@ class EncounterView(QWidget):
         current = encounter.current_combatant
         if not encounter.started:
             self.round_label.setText("Setting up")
-            self.turn_label.setText("Roll initiative (R), then Start")
+            self.turn_label.setText(
+                "Roll initiative (R), then Start" if encounter.combatants else
+                "Add characters (Shift+Ins) and adversaries (Ins)")
         elif encounter.ended:
             self.round_label.setText(f"Ended in round {encounter.round}")
             self.turn_label.setText("")
@@ -1243,8 +1355,8 @@ class EncounterView(QWidget):
             if current is not None:
                 name = self.document.campaign.combatant_character(current).name
                 place = encounter.initiative_order().index(current) + 1
-                self.turn_label.setText(f"Turn: <b>{name}</b> ({place} of "
-                                        f"{len(encounter.initiative_order())})")
+                set_rich_text(self.turn_label, "Turn: <b>{}</b> ({} of {})", name, place,
+                              len(encounter.initiative_order()))
         current_id = current.id if current is not None else None
         self._panel_refresh.stop()
         shown = self.panel.combatant_id
@@ -1341,7 +1453,29 @@ class EncounterView(QWidget):
         return self.run(lambda c, e: fight.delay_patch(c, e, self.rng, self.auto_dying))
 
     def end_encounter(self) -> bool:
+        """End the fight; anyone left dying, bleeding, stabilised or mid-task is listed
+        and the referee confirms first (the list goes to the log with the end)."""
+        encounter = self.encounter()
+        if encounter is not None and encounter.started and not encounter.ended:
+            ends = fight.loose_ends(self.document.campaign, encounter)
+            if ends and not self._confirm_end(ends):
+                self.show_message("The fight goes on")
+                return False
         return self.run(fight.end_encounter_patch)
+
+    def _confirm_end(self, ends: tuple[str, ...]) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Question, "End fight?",
+                          "Some combatants still need the rules after this fight:",
+                          QMessageBox.StandardButton.NoButton, self)
+        box.setObjectName("end_fight_confirm")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setInformativeText("\n".join(ends) + "\n\nEnd the fight anyway? The list goes "
+                               "to the log.")
+        end = box.addButton("End fight", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("Keep fighting", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(end)
+        self.ask(box)
+        return box.clickedButton() is end
 
     def roll_initiative(self, skill: str | None = None, only_missing: bool = False) -> bool:
         return self.run(lambda c, e: fight.roll_initiative_patch(c, e, self.rng, skill,
@@ -1390,7 +1524,7 @@ class EncounterView(QWidget):
         mode = self.resolver.mode_combo
         mode.setCurrentIndex(1 if defend else 0)
         if selected is not None and selected != attacker:
-            self.resolver.set_targets([selected])
+            self.resolver.suggest_target(selected)  # only an opponent who can act
         self.tabs.setCurrentIndex(1)
         self.resolver.targets_view.setFocus()
 

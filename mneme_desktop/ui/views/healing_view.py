@@ -54,6 +54,9 @@ from mneme_desktop.domain.healing_plan import (
     project_plan,
 )
 from mneme_desktop.domain.infirmary import Infirmary, Medic, infirmary_report
+from mneme_desktop.domain.medic_check import MedicModifier, medic_modifier
+from mneme_desktop.domain.plan_regimes import plan_regime_note
+from mneme_desktop.domain.time_stops import dying_outlook
 from mneme_desktop.rules.actions import FIRST_AID_ROUNDS
 from mneme_desktop.rules.checks import UNSKILLED, roll_check, success_chance
 from mneme_desktop.rules.healing import (
@@ -92,7 +95,9 @@ from mneme_desktop.ui.models.healing_models import (
     PlanSegmentModel,
     ProjectionTableModel,
 )
+from mneme_desktop.ui.views.roll_due_panel import RollDuePanel, duration_text
 from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
+from mneme_desktop.ui.widgets.plain_text import set_rich_text
 from mneme_desktop.ui.widgets.projection_chart import PLAN_COLORS, ChartSeries, ProjectionChart
 
 __all__ = ["HealingView", "MedicalEvent", "PlanEditor", "default_plans"]
@@ -102,7 +107,7 @@ _WARNING_STYLE = (
     "QLabel { color: #7f1d1d; background: #fdecea; border: 1px solid #e57373; "
     "border-radius: 3px; padding: 4px; }"
 )
-_NOTE_STYLE = "color: palette(mid);"
+_NOTE_STYLE = "color: palette(placeholder-text);"
 
 
 _EVENT_RULES = {
@@ -294,6 +299,7 @@ class HealingView(QWidget):
 
         self.patients_model = PatientListModel(document, self)
         self.patients_table = _table(self.patients_model, self, "healingPatients")
+        self.patients_table.setAccessibleName("Patients")
         self.patients_table.setItemDelegate(SheetItemDelegate(self.patients_table))
         self.patients_table.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
@@ -401,7 +407,7 @@ class HealingView(QWidget):
         self.outcome_label = QLabel(page)
         self.outcome_label.setObjectName("projectionOutcome")
         self.outcome_label.setWordWrap(True)
-        self.outcome_label.setTextFormat(Qt.TextFormat.RichText)
+        set_rich_text(self.outcome_label, "")
         self.chart = ProjectionChart(page)
         self.chart.set_empty_text("Check one or more injured characters on the left.")
 
@@ -409,6 +415,8 @@ class HealingView(QWidget):
         self.projection_b = ProjectionTableModel(self)
         self.projection_table_a = _table(self.projection_a, page, "projectionTableA")
         self.projection_table_b = _table(self.projection_b, page, "projectionTableB")
+        self.projection_table_a.setAccessibleName("Plan A day by day")
+        self.projection_table_b.setAccessibleName("Plan B day by day")
         for table in (self.projection_table_a, self.projection_table_b):
             table.horizontalHeader().setSectionResizeMode(
                 QHeaderView.ResizeMode.ResizeToContents)
@@ -431,6 +439,13 @@ class HealingView(QWidget):
         focus_row.addWidget(self.focus_combo)
         focus_row.addWidget(self.outcome_label, 1)
         chart_layout.addLayout(focus_row)
+        self.outlook_label = QLabel(chart_area)
+        self.outlook_label.setObjectName("dyingOutlook")
+        self.outlook_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.outlook_label.setWordWrap(True)
+        self.outlook_label.setStyleSheet(_ERROR_STYLE)
+        self.outlook_label.hide()
+        chart_layout.addWidget(self.outlook_label)
         chart_layout.addWidget(self.chart, 1)
         middle.addWidget(chart_area)
         middle.addWidget(tables)
@@ -450,7 +465,15 @@ class HealingView(QWidget):
         self.advance_button.setObjectName("advanceUnderPlan")
         self.advance_button.setToolTip(
             "Heal the checked characters under the plan and move the campaign clock; "
-            "everyone else heals (or bleeds) by their own regime. One undo step.")
+            "everyone else heals (or bleeds) by their own regime, and every patient keeps "
+            "their own regime afterwards. Stops where a roll is due. One undo step.")
+        self.regime_note_label = QLabel(page)
+        self.regime_note_label.setObjectName("advanceRegimeNote")
+        self.regime_note_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.regime_note_label.setWordWrap(True)
+        self.regime_note_label.setStyleSheet(_NOTE_STYLE)
+        self.roll_panel = RollDuePanel(self.document, page, rng=self.rng)
+        self.roll_panel.setObjectName("planRollDue")
         self.status_label = QLabel(page)
         self.status_label.setObjectName("healingStatus")
         self.status_label.setWordWrap(True)
@@ -467,6 +490,8 @@ class HealingView(QWidget):
         layout.addLayout(top, 0)
         layout.addWidget(middle, 1)
         layout.addLayout(advance_row)
+        layout.addWidget(self.regime_note_label)
+        layout.addWidget(self.roll_panel)
         for editor in (self.plan_a, self.plan_b):
             editor.setMaximumHeight(170)
             editor.plan_changed.connect(self._plans_changed)
@@ -474,6 +499,9 @@ class HealingView(QWidget):
         self.advance_plan_combo.currentIndexChanged.connect(self._advance_plan_changed)
         self.advance_button.clicked.connect(self._advance)
         self.advance_days_spin.setValue(self.plan_a.plan().total_days)
+        self.advance_days_spin.valueChanged.connect(self._show_regime_note)
+        self.advance_plan_combo.currentIndexChanged.connect(self._show_regime_note)
+        self.roll_panel.rolled.connect(self.status_changed)
         return page
 
     def _build_medical(self) -> QWidget:
@@ -500,14 +528,17 @@ class HealingView(QWidget):
         self.medic_combo.setObjectName("eventMedic")
         self.medic_skill_spin = QSpinBox(page)
         self.medic_skill_spin.setObjectName("eventMedicSkill")
+        self.medic_skill_spin.setAccessibleName("Medic skill level")
         self.medic_skill_spin.setRange(-1, 15)
         self.medic_skill_spin.setSpecialValueText(f"unskilled ({UNSKILLED:+d})")
         self.medic_skill_spin.setValue(-1)
         self.dm_spin = QSpinBox(page)
         self.dm_spin.setObjectName("eventDm")
+        self.dm_spin.setAccessibleName("Other DMs")
         self.dm_spin.setRange(-12, 12)
         self.dm_spin.setPrefix("DM ")
-        self.dm_spin.setToolTip("Other DMs: tools, assistance, characteristic modifier …")
+        self.dm_spin.setToolTip("Other DMs: tools, assistance … (a listed medic's EDU DM and "
+                                "wound penalty are counted already, as in the encounter)")
         self.on_self_check = QCheckBox("On oneself (Difficulty 10)", page)
         self.on_self_check.setObjectName("eventOnSelf")
         self.advance_clock_check = QCheckBox("Advance the clock by the time it takes", page)
@@ -529,11 +560,13 @@ class HealingView(QWidget):
         self.roll_button.setObjectName("eventRoll")
         self.entered_spin = QSpinBox(page)
         self.entered_spin.setObjectName("eventEntered")
+        self.entered_spin.setAccessibleName("2d6 rolled at the table")
         self.entered_spin.setRange(2, 12)
         self.entered_spin.setValue(7)
         self.entered_spin.setPrefix("2d6 = ")
         self.dying_spin = QSpinBox(page)
         self.dying_spin.setObjectName("eventDyingEntered")
+        self.dying_spin.setAccessibleName("Dying roll, 2d6 rolled at the table")
         self.dying_spin.setRange(2, 12)
         self.dying_spin.setValue(7)
         self.dying_spin.setPrefix("dying roll 2d6 = ")
@@ -592,7 +625,7 @@ class HealingView(QWidget):
         self.medic_combo.currentIndexChanged.connect(self._medic_chosen)
         for spin in (self.medic_skill_spin, self.dm_spin):
             spin.valueChanged.connect(self._update_event_form)
-        self.on_self_check.toggled.connect(self._update_event_form)
+        self.on_self_check.toggled.connect(self._medic_chosen)
         self.roll_button.clicked.connect(self._roll_event)
         self.apply_entered_button.clicked.connect(self._apply_entered_event)
         return page
@@ -771,7 +804,18 @@ class HealingView(QWidget):
         self.focus_combo.setCurrentIndex(found if found >= 0 else (0 if rows else -1))
         self._refreshing = False
         self._show_focus()
+        self._show_regime_note()
         self.advance_button.setEnabled(bool(rows))
+
+    def _advance_plan(self) -> HealingPlan:
+        index = self.advance_plan_combo.currentIndex()
+        return (self.plan_a if index == 0 else self.plan_b).plan()
+
+    def _show_regime_note(self, *_: object) -> None:
+        """Say, before advancing, whose regime the plan leaves alone and whose it sets."""
+        self.regime_note_label.setText(plan_regime_note(
+            self.document.campaign, self.patients_model.checked_ids(), self._advance_plan(),
+            self.advance_days_spin.value()))
 
     def _show_focus(self) -> None:
         if self._refreshing:
@@ -785,8 +829,16 @@ class HealingView(QWidget):
             self.projection_a.set_projection(None, None)
             self.projection_b.set_projection(None, None)
             self.outcome_label.setText("")
+            self.outlook_label.hide()
             return
         first, second = pair
+        campaign = self.document.campaign
+        supervised = campaign.infirmary.supervises_intensive_care
+        outlook = [dying_outlook(character, p.plan, start, self.document.threshold_basis,
+                                 supervised) for p in pair]
+        outlook = [f"{label}: {text}" for label, text in zip("AB", outlook, strict=True) if text]
+        self.outlook_label.setText("\n".join(outlook))
+        self.outlook_label.setVisible(bool(outlook))
         basis = self.document.threshold_basis
         track = damage_track(character.damage, character.hit_points,
                              character.wound_thresholds(basis))
@@ -801,8 +853,8 @@ class HealingView(QWidget):
         )
         self.projection_a.set_projection(first, start)
         self.projection_b.set_projection(second, start)
-        self.outcome_label.setText(
-            f"<b>A</b> {first.outcome}<br><b>B</b> {second.outcome}")
+        set_rich_text(self.outcome_label, "<b>A</b> {}<br><b>B</b> {}", first.outcome,
+                      second.outcome)
 
     def _refresh_medical(self) -> None:
         campaign = self.document.campaign
@@ -840,15 +892,18 @@ class HealingView(QWidget):
 
     def _advance(self) -> None:
         ids = self.patients_model.checked_ids()
-        index = self.advance_plan_combo.currentIndex()
-        plan = (self.plan_a if index == 0 else self.plan_b).plan()
+        plan = self._advance_plan()
         days = self.advance_days_spin.value()
         try:
-            changes = advance_under_plan(self.document, ids, plan, days)
+            result = advance_under_plan(self.document, ids, plan, days)
         except (ValueError, KeyError) as exc:
             self._error(f"Not advanced: {exc}")
             return
-        self._report(f"{days} day{'s' if days != 1 else ''} under {plan.name}", changes)
+        asked = f"{days} day{'s' if days != 1 else ''} under {plan.name}"
+        passed = duration_text(result.advanced)
+        self._report(asked if not result.stopped else f"Stopped after {passed} of {asked}",
+                     result.changes)
+        self.roll_panel.show_due(result.due, passed if result.advanced else "")
 
     def _report(self, what: str, changes: Sequence[CampaignChange]) -> None:
         happened = [c.description for c in changes if isinstance(c, CharacterChange | Notice)]
@@ -861,7 +916,7 @@ class HealingView(QWidget):
     def _error(self, message: str) -> None:
         self.status_label.setStyleSheet(_ERROR_STYLE)
         self.status_label.setText(message)
-        self.result_label.setText(f"<span style='{_ERROR_STYLE}'>{message}</span>")
+        set_rich_text(self.result_label, "<span style='" + _ERROR_STYLE + "'>{}</span>", message)
         self.status_changed.emit(message)
 
     # ================================================================ medical events
@@ -881,10 +936,26 @@ class HealingView(QWidget):
         value = self.medic_skill_spin.value()
         return None if value < 0 else value
 
+    def _medic_terms(self) -> MedicModifier | None:
+        """The medic's DM terms (the encounter's too), at the skill level shown; None when
+        the medic is not a listed character (the skill spin and DMs are all there is)."""
+        medic: Character | None
+        if self.event_kind() == MedicalEvent.FIRST_AID and self.on_self_check.isChecked():
+            medic = self._event_patient()
+        else:
+            medic_id = self.medic_combo.currentData()
+            medic = None if medic_id is None else self.document.campaign.find_character(
+                medic_id)
+        return None if medic is None else medic_modifier(medic).with_level(self._medic_skill())
+
     def _event_modifier(self) -> int:
-        """Medic skill (unskilled -3) plus other DMs; intensive care rolls with DMs only."""
+        """The medic's DM (Medic level, EDU DM, their wound penalty) plus other DMs;
+        intensive care rolls with DMs only."""
         if self.event_kind() == MedicalEvent.INTENSIVE_CARE:
             return self.dm_spin.value()
+        terms = self._medic_terms()
+        if terms is not None:
+            return terms.total + self.dm_spin.value()
         skill = self._medic_skill()
         return (UNSKILLED if skill is None else skill) + self.dm_spin.value()
 
@@ -902,6 +973,8 @@ class HealingView(QWidget):
     def _medic_chosen(self) -> None:
         medic_id = self.medic_combo.currentData()
         medic = None if medic_id is None else self.document.campaign.find_character(medic_id)
+        if self.on_self_check.isChecked() and self.event_kind() == MedicalEvent.FIRST_AID:
+            medic = self._event_patient()
         if medic is not None:
             level = medic.skill_level("Medic")
             self.medic_skill_spin.setValue(-1 if level is None else level)
@@ -952,9 +1025,11 @@ class HealingView(QWidget):
             self.roll_button.setText("Apply supervised care")
         else:
             chance = success_chance(modifier, difficulty)
+            terms = None if kind == MedicalEvent.INTENSIVE_CARE else self._medic_terms()
+            shown = "" if terms is None else f" ({terms.terms}, other {self.dm_spin.value():+d})"
             self.check_label.setText(
                 f"2d6 {modifier:+d} vs Difficulty {difficulty}: "
-                f"{float(chance) * 100:.0f}% to succeed")
+                f"{float(chance) * 100:.0f}% to succeed{shown}")
             self.roll_button.setText("Roll and apply")
         self.event_rule_label.setText(_EVENT_RULES[kind])
         problem = self._event_problem(patient)
@@ -1037,7 +1112,8 @@ class HealingView(QWidget):
                 lines = list(change.lines) + lines
             elif isinstance(change, CharacterChange | Notice):
                 lines.append(change.description)
-        self.result_label.setText(f"<b>{patient.name}</b><br>" + "<br>".join(lines))
+        set_rich_text(self.result_label, "<b>{}</b>" + "<br>{}" * len(lines), patient.name,
+                      *lines)
         self._report(_EVENT_TITLES[kind], changes)
 
     # ================================================================ infirmary
@@ -1081,8 +1157,8 @@ class HealingView(QWidget):
             f"{report.summary}.\nCapacity = " + " + ".join(parts)
             + " (8 x 2^Medic level each).")
         if report.over_capacity:
-            self.warning_label.setText(
-                "<b>" + report.warning + "</b><br>" + "<br>".join(report.fixes))
+            set_rich_text(self.warning_label, "<b>{}</b>" + "<br>{}" * len(report.fixes),
+                          report.warning, *report.fixes)
             self.warning_label.show()
         else:
             self.warning_label.clear()

@@ -2,7 +2,9 @@
 
 Moving the clock is one undoable command that also bleeds the bleeding, ends conditions
 whose time is up and heals everyone on a regime (see
-:func:`mneme_desktop.domain.healing_plan.advance_campaign`).
+:func:`mneme_desktop.domain.healing_plan.advance_campaign`). It stops where a roll the rules
+require falls due (a dying roll, an unsupervised intensive-care roll) and says so beside the
+clock, offering the roll with its odds (:mod:`mneme_desktop.domain.time_stops`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from mneme_desktop.domain.healing_plan import CharacterChange, Notice
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.healing_commands import advance_clock
+from mneme_desktop.ui.views.roll_due_panel import RollDuePanel, duration_text
 
 __all__ = ["TimeControls", "TimeUnit"]
 
@@ -87,7 +90,11 @@ class TimeControls(QWidget):
         layout.addWidget(self.amount_spin)
         layout.addWidget(self.unit_combo)
         layout.addWidget(self.advance_button)
+        self.roll_panel = RollDuePanel(document, self, compact=True)
+        self.roll_panel.setObjectName("clockRollDue")
+        layout.addWidget(self.roll_panel)
         self.advance_button.clicked.connect(self._advance)
+        self.roll_panel.rolled.connect(self.advanced)
         self.set_document(document)
 
     @property
@@ -100,6 +107,8 @@ class TimeControls(QWidget):
         self._document = document
         if document is not None:
             document.time_changed.connect(self._refresh)
+            self.roll_panel.document = document
+        self.roll_panel.show_due(None)
         self.setEnabled(document is not None)
         self._refresh()
 
@@ -119,8 +128,15 @@ class TimeControls(QWidget):
         amount = self.amount_spin.value()
         unit = self.unit
         what = unit.describe(amount)
-        changes = advance_clock(document, amount * unit.seconds, f"Advance the clock {what}")
-        happened = [c.description for c in changes if isinstance(c, CharacterChange | Notice)]
-        summary = f"{what} passed" + (": " + "; ".join(happened) if happened else "")
+        result = advance_clock(document, amount * unit.seconds, f"Advance the clock {what}")
+        happened = [c.description for c in result.changes
+                    if isinstance(c, CharacterChange | Notice)]
+        passed = what if result.advanced == result.requested else duration_text(result.advanced)
+        summary = (f"{passed} passed" if result.advanced else "The clock did not move") + (
+            ": " + "; ".join(happened) if happened else "")
+        if result.due is not None:
+            summary += f". Stopped: {result.due.text}"
+        moved = duration_text(result.advanced) if result.advanced else ""
+        self.roll_panel.show_due(result.due, moved)
         self.clock_label.setToolTip(summary)
         self.advanced.emit(summary)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
+    QAccessible,
+    QAccessibleEvent,
     QColor,
     QKeyEvent,
     QMouseEvent,
@@ -103,6 +105,7 @@ class ActionPips(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._spent = 0
+        self._subject = ""
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -119,12 +122,29 @@ class ActionPips(QWidget):
             self._update_text()
             self.update()
 
+    def set_subject(self, name: str) -> None:
+        """Whose actions these are, for the screen reader ("Minor actions for Mara Vey")."""
+        if name != self._subject:
+            self._subject = name
+            self._update_text()
+
     def _update_text(self) -> None:
+        """Name and text value for screen readers, announced when they change."""
         text = pips_text(self._spent)
-        self.setAccessibleName("Minor actions")
-        self.setAccessibleDescription(text)
+        name = f"Minor actions for {self._subject}" if self._subject else "Minor actions"
+        description = f"{self._subject}: {text}" if self._subject else text
+        changed = []
+        if name != self.accessibleName():
+            self.setAccessibleName(name)
+            changed.append(QAccessible.Event.NameChanged)
+        if description != self.accessibleDescription():
+            self.setAccessibleDescription(description)
+            changed.append(QAccessible.Event.DescriptionChanged)
         self.setToolTip(f"{text} this round. Click or press Space to take an action "
                         "from the catalog.")
+        if QAccessible.isActive():
+            for kind in changed:
+                QAccessible.updateAccessibility(QAccessibleEvent(self, kind))
 
     def sizeHint(self) -> QSize:
         height = self.fontMetrics().height()

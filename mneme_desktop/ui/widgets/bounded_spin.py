@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QValidator
 from PySide6.QtWidgets import QSpinBox, QWidget
 
 
 class BoundedSpinBox(QSpinBox):
     """QSpinBox refuses a digit that would leave its range without a word; this one emits
-    ``refused`` with the field's name and range, for the view to show."""
+    ``refused`` with the field's name and range, for the view to show, and ``input_accepted``
+    for a keystroke it took, so the view can take an old refusal away.
+
+    Whether a keystroke is refused is asked of the validator with the text the key would
+    make, not read from an unchanged text: retyping a field's own value ("9" over a
+    selected "9") leaves the text as it was and is no refusal."""
 
     refused = Signal(str)
+    input_accepted = Signal()
 
     def __init__(self, what: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -20,9 +26,26 @@ class BoundedSpinBox(QSpinBox):
     def refusal(self) -> str:
         return f"{self.what} runs from {self.minimum()} to {self.maximum()}"
 
+    def would_refuse(self, typed: str) -> bool:
+        """True when typing ``typed`` at the cursor (over any selection) is invalid input."""
+        edit = self.lineEdit()
+        text = edit.text()
+        if edit.hasSelectedText():
+            start = edit.selectionStart()
+            end = start + len(edit.selectedText())
+        else:
+            start = end = edit.cursorPosition()
+        candidate = text[:start] + typed + text[end:]
+        answer = self.validate(candidate, start + len(typed))
+        state = answer[0] if isinstance(answer, tuple) else answer
+        return state == QValidator.State.Invalid
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        before = self.lineEdit().text()
-        super().keyPressEvent(event)
         typed = event.text()
-        if typed and (typed.isdigit() or typed == "-") and self.lineEdit().text() == before:
+        counts = bool(typed) and (typed.isdigit() or typed == "-")
+        refused = counts and self.would_refuse(typed)
+        super().keyPressEvent(event)
+        if refused:
             self.refused.emit(self.refusal())
+        elif counts:
+            self.input_accepted.emit()

@@ -27,9 +27,10 @@ __all__ = ["DamageBoxChart"]
 class DamageBoxChart(DamageTrackWidget):
     """Damage as rows of boxes crossed off left to right, top to bottom."""
 
+    KIND = "Damage box chart"
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Damage box chart")
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def box_rect(self, index: int) -> QRectF:

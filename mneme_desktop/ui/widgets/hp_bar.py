@@ -54,13 +54,18 @@ _KEY_STEPS = {
 
 class DamageTrackWidget(QWidget):
     """What the HP bar and the box chart share: the track, keyboard and mouse input turned
-    into damage requests, tooltips and the screen-reader description."""
+    into damage requests, tooltips and the screen-reader name and description."""
 
     damage_requested = Signal(int, bool)
+
+    KIND = "Damage track"
+    """What the widget is, the start of its accessible name ("HP threshold bar")."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._track: DamageTrack | None = None
+        self._subject = ""
+        self.setAccessibleName(self.KIND)
         self._drag_unit: int | None = None
         self._drag_emitted = False
         self._last_requested: int | None = None
@@ -73,16 +78,38 @@ class DamageTrackWidget(QWidget):
         """Show ``track``; the host calls this after acting on a damage request."""
         rows_changed = self._track is None or self._track.rows != track.rows
         self._track = track
-        description = describe_track(track)
+        self._describe()
+        if rows_changed:
+            self.updateGeometry()
+        self.update()
+
+    def set_subject(self, name: str) -> None:
+        """Whose damage this is: a screen reader then says "HP threshold bar for Mara Vey"
+        and "Mara Vey: damage 11 of 25 HP: seriously wounded, penalty -3"."""
+        if name == self._subject:
+            return
+        self._subject = name
+        self.setAccessibleName(f"{self.KIND} for {name}" if name else self.KIND)
+        if QAccessible.isActive():
+            QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
+        self._describe()
+
+    def subject(self) -> str:
+        return self._subject
+
+    def _describe(self) -> None:
+        """The text value a screen reader reads, kept in step with the track."""
+        if self._track is None:
+            return
+        description = describe_track(self._track, self._subject)
+        if description == self.accessibleDescription():
+            return
         self.setAccessibleDescription(description)
         self.setToolTip(description)
         if QAccessible.isActive():
             QAccessible.updateAccessibility(
                 QAccessibleEvent(self, QAccessible.Event.DescriptionChanged)
             )
-        if rows_changed:
-            self.updateGeometry()
-        self.update()
 
     def track(self) -> DamageTrack | None:
         return self._track
@@ -221,10 +248,11 @@ class HpThresholdBar(DamageTrackWidget):
     bands (hatched denser as they worsen), tally marks in groups of 3 per penalty step,
     numbered threshold ticks, and the state and penalty written on top."""
 
+    KIND = "HP threshold bar"
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._compact = False
-        self.setAccessibleName("HP threshold bar")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def set_compact(self, compact: bool) -> None:

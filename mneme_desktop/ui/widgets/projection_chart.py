@@ -15,6 +15,8 @@ from fractions import Fraction
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
+    QAccessible,
+    QAccessibleEvent,
     QColor,
     QFont,
     QFontMetricsF,
@@ -27,9 +29,15 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from mneme_desktop.domain.healing_plan import Projection
-from mneme_desktop.rules.track import DamageTrack
+from mneme_desktop.rules.track import Band, DamageTrack
 from mneme_desktop.rules.wounds import wound_state
-from mneme_desktop.ui.widgets.track_painter import TrackColors, band_initials
+from mneme_desktop.ui.theme import AA_GRAPHICS, legible
+from mneme_desktop.ui.widgets.track_painter import (
+    TrackColors,
+    band_initials,
+    describe_track,
+    paint_band_pattern,
+)
 
 __all__ = ["PLAN_COLORS", "ChartSeries", "ProjectionChart", "day_ticks"]
 
@@ -143,14 +151,29 @@ class ProjectionChart(QWidget):
         self._track = track
         self._series = tuple(series) if track is not None else ()
         self._title = title
-        self.setAccessibleDescription(
-            " ".join(f"{s.label}: {s.outcome}" for s in self._series) or self._empty_text
-        )
+        self._describe()
         self.update()
 
     def set_empty_text(self, text: str) -> None:
         self._empty_text = text
+        self._describe()
         self.update()
+
+    def _describe(self) -> None:
+        """What a screen reader reads instead of the picture: whose chart it is, and each
+        plan's outcome; announced when it changes."""
+        outcomes = " ".join(f"{s.label}: {s.outcome}" for s in self._series)
+        if self._track is None:
+            text = self._empty_text
+        elif self._title:
+            text = f"{self._title}. {outcomes}".strip()
+        else:
+            text = outcomes or describe_track(self._track)
+        if text != self.accessibleDescription():
+            self.setAccessibleDescription(text)
+            if QAccessible.isActive():
+                QAccessible.updateAccessibility(
+                    QAccessibleEvent(self, QAccessible.Event.DescriptionChanged))
 
     @property
     def last_day(self) -> int:
@@ -222,12 +245,27 @@ class ProjectionChart(QWidget):
             return True
         return super().event(event)
 
+    # ------------------------------------------------------------------------ colours
+
+    def _colors(self) -> TrackColors:
+        return TrackColors.from_palette(self.palette())
+
+    def line_color(self, series: ChartSeries) -> QColor:
+        """The plan's colour, lightened on a dark plot just enough to stand out (3:1)."""
+        colors = self._colors()
+        return legible(series.color, colors.background, colors.text, AA_GRAPHICS)
+
+    def label_color(self, series: ChartSeries) -> QColor:
+        """Text in the plan's colour ("healed day 12"), readable on the plot (4.5:1)."""
+        colors = self._colors()
+        return legible(series.color, colors.background, colors.text)
+
     # ----------------------------------------------------------------------- painting
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        colors = TrackColors.from_palette(self.palette())
+        colors = self._colors()
         painter.fillRect(self.rect(), colors.window)
         track = self._track
         if track is None:
@@ -252,21 +290,40 @@ class ProjectionChart(QWidget):
                      colors: TrackColors) -> None:
         metrics = QFontMetricsF(self.font())
         for band in track.bands:
-            low, high = track.band_span(band)
-            top = self.y_for_position(high)
-            bottom = self.y_for_position(low)
-            rect = QRectF(plot.left(), top, plot.width(), bottom - top)
+            rect = self.band_rect(band)
             painter.fillRect(rect, colors.fill(band.state))
-            if rect.height() >= metrics.height() * 0.9:
-                span = (f"{band.start}+" if band.end >= track.capacity
-                        else f"{band.start}–{band.end}")
-                text = f"{band.label} {span}"
-                if metrics.horizontalAdvance(text) > rect.width() * 0.5:
-                    text = f"{band_initials(band.label)} {span}"
-                painter.setPen(colors.damaged(band.state).darker(150))
-                painter.drawText(
-                    rect.adjusted(metrics.height() * 0.3, 0, 0, 0),
-                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            text = self.band_text(band)
+            if text is None:
+                # Too thin for its name: the HP bar's hatching tells the band instead.
+                paint_band_pattern(painter, rect, band.state, metrics.height(), colors)
+                continue
+            painter.setPen(colors.band_label(band.state))
+            painter.drawText(
+                rect.adjusted(metrics.height() * 0.3, 0, 0, 0),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+
+    def band_rect(self, band: Band) -> QRectF:
+        """Where ``band`` is filled on the plot."""
+        plot = self.plot_rect()
+        if self._track is None:
+            return QRectF()
+        low, high = self._track.band_span(band)
+        top, bottom = self.y_for_position(high), self.y_for_position(low)
+        return QRectF(plot.left(), top, plot.width(), bottom - top)
+
+    def band_text(self, band: Band) -> str | None:
+        """The zone label written in ``band`` ("Seriously Wounded 8–15", or "SW 8–15"),
+        or None when the band is too thin for a line of text (it is hatched instead)."""
+        track = self._track
+        metrics = QFontMetricsF(self.font())
+        rect = self.band_rect(band)
+        if track is None or rect.height() < metrics.height() * 0.9:
+            return None
+        span = f"{band.start}+" if band.end >= track.capacity else f"{band.start}–{band.end}"
+        text = f"{band.label} {span}"
+        if metrics.horizontalAdvance(text) > rect.width() * 0.5:
+            text = f"{band_initials(band.label)} {span}"
+        return text
 
     def _paint_axes(self, painter: QPainter, track: DamageTrack, plot: QRectF,
                     colors: TrackColors) -> None:
@@ -321,7 +378,7 @@ class ProjectionChart(QWidget):
             Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "days from now")
 
     def _pen(self, series: ChartSeries, width: float) -> QPen:
-        pen = QPen(series.color, width)
+        pen = QPen(self.line_color(series), width)
         if series.dashed:
             pen.setStyle(Qt.PenStyle.DashLine)
         pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
@@ -358,20 +415,21 @@ class ProjectionChart(QWidget):
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(path)
         # State changes.
-        painter.setBrush(series.color)
+        ink = self.line_color(series)
+        painter.setBrush(ink)
         painter.setPen(QPen(colors.background, 1.0))
         radius = line * 0.22
         for day, damage in series.state_changes:
             painter.drawEllipse(QPointF(self.x_for_day(day), self.y_for_damage(damage)),
                                 radius, radius)
         # End of the plan's own days, and the day fully healed.
-        painter.setPen(QPen(series.color, 1.0, Qt.PenStyle.DotLine))
+        painter.setPen(QPen(ink, 1.0, Qt.PenStyle.DotLine))
         if 0 < series.plan_days < self.last_day:
             x = self.x_for_day(series.plan_days)
             painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
         if series.healed_day:
             x = self.x_for_day(series.healed_day)
-            painter.setPen(QPen(series.color, 1.0, Qt.PenStyle.DashLine))
+            painter.setPen(QPen(ink, 1.0, Qt.PenStyle.DashLine))
             painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
             text = f"{series.label}: healed day {series.healed_day}"
             metrics = QFontMetricsF(self.font())
@@ -380,7 +438,7 @@ class ProjectionChart(QWidget):
             left = x + line * 0.2
             if left + text_width > plot.right():
                 left = x - text_width - line * 0.2
-            painter.setPen(series.color.darker(130))
+            painter.setPen(self.label_color(series))
             painter.drawText(QRectF(left, y, text_width, line),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 

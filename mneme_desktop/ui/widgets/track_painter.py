@@ -29,6 +29,7 @@ from PySide6.QtGui import (
 
 from mneme_desktop.rules.track import BOXES_PER_ROW, Band, DamageTrack, ThresholdMark
 from mneme_desktop.rules.wounds import WoundState
+from mneme_desktop.ui.theme import legible
 
 __all__ = [
     "BandColors",
@@ -45,6 +46,7 @@ __all__ = [
     "describe_track",
     "hp_bar_layout",
     "hp_bar_size_hint",
+    "paint_band_pattern",
     "paint_box_chart",
     "paint_hp_bar",
     "track_tooltip",
@@ -85,11 +87,13 @@ def _blend(a: QColor, b: QColor, t: float) -> QColor:
 
 
 class BandColors(NamedTuple):
-    """A band's colour on the undamaged stretch (``fill``) and the damaged one."""
+    """A band's colour on the undamaged stretch (``fill``) and the damaged one, and the
+    colour its name is written in on ``fill`` (the projection chart's zone labels)."""
 
     state: WoundState
     fill: QColor
     damaged: QColor
+    label: QColor
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,10 @@ class TrackColors:
     def damaged(self, state: WoundState) -> QColor:
         return self._band(state).damaged
 
+    def band_label(self, state: WoundState) -> QColor:
+        """Text on the band's ``fill``: tinted with the band, at least 4.5:1 (WCAG AA)."""
+        return self._band(state).label
+
     def hatch_for(self, state: WoundState) -> QColor:
         """Hatching on an undamaged stretch: the neutral hatch tinted with the band."""
         return _blend(self.hatch, self.damaged(state), 0.5)
@@ -121,31 +129,35 @@ class TrackColors:
         for band in self.bands:
             if band.state is state:
                 return band
-        return BandColors(state, QColor(self.background), QColor(self.muted))
+        return BandColors(state, QColor(self.background), QColor(self.muted), QColor(self.text))
 
     @classmethod
     def from_palette(cls, palette: QPalette) -> TrackColors:
-        """Palette roles blended with a few band hues, so dark themes stay dark."""
+        """Palette roles blended with a few band hues, so dark themes stay dark. Colours
+        text is written in are pushed toward the palette's text until they reach AA."""
         role = QPalette.ColorRole
         base = palette.color(role.Base)
         text = palette.color(role.Text)
         window = palette.color(role.Window)
         window_text = palette.color(role.WindowText)
-        bands = tuple(
-            BandColors(state, _blend(base, hue, 0.25), _blend(base, hue, 0.78))
-            for state, hue in _BAND_HUES.items()
-        )
+        bands = []
+        for state, hue in _BAND_HUES.items():
+            fill = _blend(base, hue, 0.25)
+            label = legible(_blend(text, hue, 0.5), fill, text)
+            bands.append(BandColors(state, fill, _blend(base, hue, 0.78), label))
+        # Muted text (row labels, keys) sits on Window and on Base: readable on both.
+        muted = legible(_blend(window, window_text, 0.55), window, window_text)
         return cls(
             window=QColor(window),
             background=QColor(base),
             text=QColor(text),
             label=QColor(window_text),
-            muted=_blend(window, window_text, 0.55),
+            muted=legible(muted, base, text),
             frame=_blend(base, text, 0.55),
             hatch=_blend(base, text, 0.4),
             mark=QColor(text),
             focus=palette.color(role.Highlight),
-            bands=bands,
+            bands=tuple(bands),
         )
 
     @classmethod
@@ -154,7 +166,7 @@ class TrackColors:
         white = QColor(255, 255, 255)
         black = QColor(0, 0, 0)
         bands = tuple(
-            BandColors(state, QColor(light, light, light), QColor(dark, dark, dark))
+            BandColors(state, QColor(light, light, light), QColor(dark, dark, dark), black)
             for state, (light, dark) in _PRINT_GREYS.items()
         )
         return cls(
@@ -183,13 +195,16 @@ def _penalty_text(penalty: int) -> str:
     return "no penalty" if penalty == 0 else f"penalty {penalty}"
 
 
-def describe_track(track: DamageTrack) -> str:
+def describe_track(track: DamageTrack, subject: str = "") -> str:
     """One sentence for screen readers and summaries:
-    "Damage 8 of 21 HP: seriously wounded, penalty -2"."""
-    return (
-        f"Damage {track.damage} of {track.hp} HP: {track.state.label.lower()}, "
+    "Damage 8 of 21 HP: seriously wounded, penalty -2", or with ``subject``
+    "Mara Vey: damage 8 of 21 HP: seriously wounded, penalty -2"."""
+    damage = "damage" if subject else "Damage"
+    text = (
+        f"{damage} {track.damage} of {track.hp} HP: {track.state.label.lower()}, "
         f"{_penalty_text(track.penalty)}"
     )
+    return f"{subject}: {text}" if subject else text
 
 
 def _thresholds_text(track: DamageTrack) -> str:
@@ -270,6 +285,14 @@ def _hatch(
                 painter.drawLine(QLineF(x, rect.top(), x + height, rect.bottom()))
             x += spacing
     painter.restore()
+
+
+def paint_band_pattern(
+    painter: QPainter, rect: QRectF, state: WoundState, font_height: float, colors: TrackColors
+) -> None:
+    """The band's hatching, as on the HP bar, for a stretch that has no room for its name:
+    the band still reads without colour."""
+    _hatch(painter, rect, state, font_height, colors.hatch_for(state))
 
 
 def _with_alpha(color: QColor, alpha: float) -> QColor:
@@ -619,15 +642,19 @@ class BoxChartLayout(NamedTuple):
 
 
 def _row_notes(track: DamageTrack) -> dict[int, str]:
-    """Annotation per row: where each wound state begins (threshold rows)."""
+    """Annotation per row: where each wound state begins. Every band whose colour fills a
+    box is named, the first (Wounded, from 1) too, so no band is told by colour alone."""
     rows = {box.index: box.row for box in track.boxes}
+    starts = [(mark.value, mark.state) for mark in track.marks]
+    marked = {state for _value, state in starts}
+    starts += [(band.start, band.state) for band in track.bands if band.state not in marked]
     notes: dict[int, str] = {}
-    for mark in track.marks:
-        row = rows.get(mark.value)
+    for value, state in sorted(starts, key=lambda start: start[0]):
+        row = rows.get(value)
         if row is None:
             continue
-        text = f"{mark.state.label} from {mark.value}"
-        if mark.state is WoundState.DYING:
+        text = f"{state.label} from {value}"
+        if state is WoundState.DYING:
             text += f" (past HP {track.hp})"
         notes[row] = f"{notes[row]}; {text}" if row in notes else text
     return notes

@@ -1,0 +1,125 @@
+"""One application-wide guard so that no number changes unless the referee meant it.
+
+Qt lets the mouse wheel step any spin box, combo box or slider the pointer passes over, and
+a wheel over one even gives it focus first. Scrolling a sheet past END changed END. The
+guard, installed once on the application, makes every such widget take the wheel only
+when it already has focus (clicked or tabbed into); otherwise the wheel goes on to the
+page or table under it, which scrolls. It also hands Undo and Redo pressed in a number field to the
+campaign's undo stack instead of the field's private text undo.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QPointF, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence, QWheelEvent
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QScrollBar,
+    QWidget,
+)
+
+GUARD_NAME = "mnemeInputGuard"
+
+_VALUE_WIDGETS = (QAbstractSpinBox, QComboBox, QAbstractSlider)
+_HISTORY_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+_EXTRA_REDO = ("Ctrl+Shift+Z", "Ctrl+Y")
+
+
+def value_widget(obj: QObject) -> QWidget | None:
+    """The spin box, combo box or slider ``obj`` is, or is the line edit of, if any.
+
+    Scroll bars are sliders whose job is the wheel: they are not fields."""
+    if isinstance(obj, QScrollBar):
+        return None
+    if isinstance(obj, _VALUE_WIDGETS):
+        return obj
+    if isinstance(obj, QLineEdit):
+        parent = obj.parentWidget()
+        if isinstance(parent, _VALUE_WIDGETS):
+            return parent
+    return None
+
+
+def _is_history_key(event: QKeyEvent) -> bool:
+    if any(event.matches(key) for key in _HISTORY_KEYS):
+        return True
+    combination = QKeySequence(event.keyCombination())
+    return any(
+        combination.matches(QKeySequence(text)) == QKeySequence.SequenceMatch.ExactMatch
+        for text in _EXTRA_REDO
+    )
+
+
+class InputGuard(QObject):
+    """Event filter on the application; see the module docstring."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(GUARD_NAME)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.Polish:
+            self._no_wheel_focus(watched)
+        elif kind == QEvent.Type.Wheel:
+            widget = value_widget(watched)
+            if widget is not None and not widget.hasFocus() and isinstance(event, QWheelEvent):
+                _scroll_page_instead(widget, event)
+                return True
+        elif (kind == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
+              and isinstance(value_widget(watched), QAbstractSpinBox)
+              and _is_history_key(event)):
+            # Not overridden: the window's Undo/Redo shortcut fires, not the field's own.
+            event.ignore()
+            return True
+        return super().eventFilter(watched, event)
+
+    @staticmethod
+    def _no_wheel_focus(watched: QObject) -> None:
+        """A wheel over a field must not focus it (Qt's WheelFocus would, then step it)."""
+        if value_widget(watched) is watched:
+            policy = watched.focusPolicy()
+            if policy == Qt.FocusPolicy.WheelFocus:
+                watched.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+
+def _scroll_page_instead(field: QWidget, event: QWheelEvent) -> None:
+    """Give the wheel to the nearest scrolling ancestor of ``field`` (the page, a table).
+
+    Forwarded explicitly rather than left to Qt's propagation, which carries only wheel
+    events from the window system: the page scrolls the same for a test's event."""
+    event.accept()
+    area = field.parentWidget()
+    while area is not None and not isinstance(area, QAbstractScrollArea):
+        area = area.parentWidget()
+    if area is None:
+        return
+    viewport = area.viewport()
+    origin = QPoint(0, 0)
+    point = QPointF(viewport.mapFromGlobal(event.globalPosition().toPoint())) \
+        if event.globalPosition() != QPointF() else QPointF(origin)
+    forwarded = QWheelEvent(point, event.globalPosition(), event.pixelDelta(),
+                            event.angleDelta(), event.buttons(), event.modifiers(),
+                            event.phase(), event.inverted(), event.source())
+    QCoreApplication.sendEvent(viewport, forwarded)
+
+
+def install_input_guard(app: QCoreApplication | None = None) -> InputGuard:
+    """Install the guard on the application once (later calls return the same guard)."""
+    application = app if app is not None else QApplication.instance()
+    if application is None:
+        raise RuntimeError("the input guard needs a QApplication")
+    existing = application.findChild(InputGuard, GUARD_NAME)
+    if isinstance(existing, InputGuard):
+        return existing
+    guard = InputGuard(application)
+    application.installEventFilter(guard)
+    if isinstance(application, QApplication):
+        for widget in application.allWidgets():  # built before the guard: polished already
+            InputGuard._no_wheel_focus(widget)
+    return guard

@@ -1,0 +1,122 @@
+"""Where an advance of the clock stopped, and the roll it stopped for, with its odds.
+
+Shown by the Healing view's planner and by the clock in the toolbar: the message names who
+must roll, why and the chance, before anything is rolled; the button rolls it and records
+it as one undo step (a dying roll, or an intensive-care roll and the dying roll a failure
+calls for).
+"""
+
+from __future__ import annotations
+
+import random
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+
+from mneme_desktop.domain.character import Characteristic
+from mneme_desktop.domain.gametime import SECONDS_PER_DAY
+from mneme_desktop.domain.healing_plan import CharacterChange, MedicalRoll
+from mneme_desktop.domain.time_stops import DueRoll, RollDue
+from mneme_desktop.rules.actions import ROUND_SECONDS
+from mneme_desktop.rules.healing import roll_intensive_care
+from mneme_desktop.rules.wounds import WoundState, roll_dying
+from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.healing_commands import record_dying_roll, record_intensive_care
+
+__all__ = ["RollDuePanel", "duration_text"]
+
+_STYLE = "color: #a33; font-weight: bold;"
+
+
+def duration_text(seconds: int) -> str:
+    """"2 days 7 hours 30 minutes 3 rounds": how far an advance that stopped short went."""
+    parts: list[str] = []
+    for unit, length in (("day", SECONDS_PER_DAY), ("hour", 3600), ("minute", 60),
+                         ("round", ROUND_SECONDS)):
+        amount, seconds = divmod(seconds, length)
+        if amount:
+            parts.append(f"{amount} {unit}{'s' if amount != 1 else ''}")
+    return " ".join(parts) or "no time"
+
+
+class RollDuePanel(QWidget):
+    """Hidden until an advance stops; ``compact`` shows the one-line message (the toolbar)
+    with the whole of it in the tooltip. ``rolled`` carries what the roll did."""
+
+    rolled = Signal(str)
+
+    def __init__(self, document: CampaignDocument, parent: QWidget | None = None, *,
+                 compact: bool = False, rng: random.Random | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.rng = rng if rng is not None else random.Random()
+        self.compact = compact
+        self.due: RollDue | None = None
+        self.message_label = QLabel(self)
+        self.message_label.setObjectName("rollDueMessage")
+        self.message_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.message_label.setWordWrap(not compact)
+        if compact:  # a toolbar: the whole message is in the tooltip
+            self.message_label.setMaximumWidth(
+                self.message_label.fontMetrics().horizontalAdvance("M") * 36)
+        self.message_label.setStyleSheet(_STYLE)
+        self.roll_button = QPushButton("Roll", self)  # the text until a roll is due
+        self.roll_button.setObjectName("rollDueRoll")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.message_label, 1)
+        layout.addWidget(self.roll_button)
+        self.roll_button.clicked.connect(self._roll)
+        self.hide()
+
+    def show_due(self, due: RollDue | None, stopped_after: str = "") -> None:
+        """Say where the clock stopped and offer the roll (None: hide)."""
+        self.due = due
+        if due is None:
+            self.message_label.clear()
+            self.hide()
+            return
+        head = f"Stopped after {stopped_after}. " if stopped_after else "Not advanced. "
+        self.message_label.setText(head + (due.short if self.compact else due.text))
+        self.message_label.setStyleSheet(_STYLE)
+        self.setToolTip(head + due.text)
+        what = "dying roll" if due.kind is DueRoll.DYING else "intensive-care roll"
+        self.roll_button.setText(f"Roll it ({due.odds})" if self.compact
+                                 else f"Roll the {what} for {due.name} ({due.odds})")
+        self.roll_button.show()
+        self.show()
+
+    def _roll(self) -> None:
+        due = self.due
+        if due is None:
+            return
+        campaign = self.document.campaign
+        patient = campaign.find_character(due.character_id)
+        basis = self.document.threshold_basis
+        if patient is None or patient.wound_state(basis) is not WoundState.DYING:
+            self._said(f"{due.name} is no longer Dying: no roll needed.")
+            return
+        endurance = patient.characteristic(Characteristic.END) or 0
+        if due.kind is DueRoll.DYING:
+            check = roll_dying(self.rng, endurance, patient.damage).check
+            changes = record_dying_roll(self.document, patient.id, MedicalRoll.from_check(check))
+        else:
+            supervisor = campaign.infirmary.supervisor
+            result = roll_intensive_care(self.rng, 0,
+                                         None if supervisor is None else supervisor.level)
+            dying = None
+            if result.dying_roll_required:
+                dying = MedicalRoll.from_check(
+                    roll_dying(self.rng, endurance, patient.damage).check)
+            roll = None if result.check is None else MedicalRoll.from_check(result.check)
+            changes = record_intensive_care(self.document, patient.id, roll, dying)
+        lines = [c.description for c in changes if isinstance(c, CharacterChange)]
+        self._said("; ".join(lines))
+
+    def _said(self, text: str) -> None:
+        self.due = None
+        self.message_label.setStyleSheet("")
+        self.message_label.setText(text)
+        self.setToolTip(text)
+        self.roll_button.hide()
+        self.rolled.emit(text)

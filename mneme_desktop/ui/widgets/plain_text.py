@@ -1,0 +1,138 @@
+"""User text on screen: shown literally, never parsed as HTML, and of bounded length.
+
+Qt renders a label, tooltip or message-box text that merely *looks* like HTML as rich text:
+a character named ``<img src="/dev/zero">`` made Qt read that file until the app ran out of
+memory, and ``<img src="some/local.png">`` showed a local file. So every QLabel is plain
+text, enforced for the whole application by :class:`PlainTextGuard` (Qt's own labels in
+message boxes and tooltips included). A label that needs formatting is registered as rich
+through :func:`set_rich_text`, the one way to give it markup: a constant template whose
+pieces are escaped.
+
+Qt also lays out the whole text of a label or tooltip, so user text given to these helpers
+is cut by :func:`clip` (to :data:`DISPLAY_LIMIT`, or :data:`TOOLTIP_LIMIT` for a tooltip
+quoting a log entry or a message): a megabyte-long note would otherwise freeze the window.
+Names are at most 200 characters in the domain; notes are shown only in their editor
+(:mod:`.notes_edit`).
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+
+__all__ = [
+    "DISPLAY_LIMIT",
+    "RICH_PROPERTY",
+    "TOOLTIP_LIMIT",
+    "PlainTextGuard",
+    "clip",
+    "escaped",
+    "install_plain_text_guard",
+    "is_registered_rich",
+    "message_box",
+    "plain_label",
+    "set_rich_text",
+]
+
+DISPLAY_LIMIT = 300
+"""Characters of one piece of user text shown in a label, cell, tooltip or title."""
+
+TOOLTIP_LIMIT = 1000
+"""Characters of a tooltip that quotes user text (a message, a log entry)."""
+
+RICH_PROPERTY = "mnemeRichText"
+"""Dynamic property marking a label (or message box) whose markup was built by escaping."""
+
+_ELLIPSIS = "…"
+
+
+def clip(text: object, limit: int = DISPLAY_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut), because Qt measures
+    and lays out the whole string of every label, cell and tooltip it shows."""
+    value = str(text)
+    if len(value) <= limit:
+        return value
+    return value[: max(0, limit - 1)] + _ELLIPSIS
+
+
+def escaped(template: str, *pieces: object, limit: int = DISPLAY_LIMIT) -> str:
+    """Markup from a constant ``template`` (``str.format`` fields, ``{{`` for a brace) whose
+    ``pieces`` are clipped and HTML-escaped, so user text can never become markup. Pieces go
+    into element content only (quotes are left alone), never into an attribute."""
+    return template.format(*(html.escape(clip(piece, limit), quote=False) for piece in pieces))
+
+
+def set_rich_text(label: QLabel, template: str, *pieces: object) -> None:
+    """Register ``label`` as rich and show ``template`` filled with escaped ``pieces``:
+    the only way the app gives a label markup."""
+    label.setProperty(RICH_PROPERTY, True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setText(escaped(template, *pieces))
+
+
+def is_registered_rich(label: QLabel) -> bool:
+    """True when the label (or the message box holding it) was registered as rich."""
+    if bool(label.property(RICH_PROPERTY)):
+        return True
+    parent = label.parentWidget()
+    return isinstance(parent, QMessageBox) and bool(parent.property(RICH_PROPERTY))
+
+
+def plain_label(text: object = "", parent: QWidget | None = None, *,
+                object_name: str = "") -> QLabel:
+    """A label that shows ``text`` literally (clipped) from the start, before any guard."""
+    label = QLabel(parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    if object_name:
+        label.setObjectName(object_name)
+    label.setText(clip(text))
+    return label
+
+
+def message_box(icon: QMessageBox.Icon, title: str, text: str,
+                buttons: QMessageBox.StandardButton, parent: QWidget | None = None, *,
+                rich: bool = False) -> QMessageBox:
+    """A message box whose text is plain (user names in it stay literal); ``rich=True`` only
+    for a constant text or one built with :func:`escaped`."""
+    box = QMessageBox(parent)
+    box.setIcon(icon)
+    box.setWindowTitle(clip(title))
+    box.setStandardButtons(buttons)
+    if rich:
+        box.setProperty(RICH_PROPERTY, True)
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(text)
+    else:
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(clip(text, DISPLAY_LIMIT * 4))
+    return box
+
+
+class PlainTextGuard(QObject):
+    """Makes every QLabel of the application plain text when it is first polished (before
+    it is laid out or shown), unless it was registered as rich by :func:`set_rich_text`.
+    Tooltips are QLabels too: Qt polishes its tooltip label before giving it any text, so
+    every tooltip renders literally."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Polish and isinstance(watched, QLabel) \
+                and watched.textFormat() != Qt.TextFormat.PlainText \
+                and not is_registered_rich(watched):
+            watched.setTextFormat(Qt.TextFormat.PlainText)
+        return False
+
+
+def install_plain_text_guard() -> PlainTextGuard | None:
+    """Install the guard on the running application once (later calls return it)."""
+    app = QCoreApplication.instance()
+    if app is None:
+        return None
+    existing = app.findChild(PlainTextGuard, "plainTextGuard")
+    if existing is not None:
+        return existing
+    guard = PlainTextGuard(app)
+    guard.setObjectName("plainTextGuard")
+    app.installEventFilter(guard)
+    return guard

@@ -1,0 +1,68 @@
+"""One line of feedback that never moves the layout under the pointer."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+from mneme_desktop.ui.widgets.plain_text import TOOLTIP_LIMIT, clip
+
+
+class StatusLine(QLabel):
+    """One line of feedback that never changes the layout: its height is fixed, long text
+    is elided (the whole text is the tooltip) and an empty line is simply blank, so a
+    message appearing repaints the line, not the window (a message line that grew pushed
+    the sheet down and the next click landed on the row above).
+
+    The text is plain: names typed by the referee are never read as markup."""
+
+    _STYLE = ("QLabel { padding: 1px 6px; border: 1px solid transparent; border-radius: 3px; }"
+              " QLabel[active=\"true\"] { background: palette(tool-tip-base);"
+              " color: palette(tool-tip-text); border-color: palette(mid); }")
+
+    def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(object_name)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setStyleSheet(self._STYLE)
+        self.setFixedHeight(self.fontMetrics().height() + 6)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._message = ""
+
+    def message(self) -> str:
+        """The whole message (the label may show it elided)."""
+        return self._message
+
+    def show_message(self, text: str) -> None:
+        if text == self._message:
+            return
+        self._message = text
+        self.setToolTip(_plain_tooltip(text))
+        self.setAccessibleDescription(text)
+        active = bool(text)
+        if bool(self.property("active")) != active:
+            self.setProperty("active", active)
+            self.style().unpolish(self)
+            self.style().polish(self)
+        self._elide()
+
+    def clear_message(self) -> None:
+        self.show_message("")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(0, self.contentsRect().width() - 12)
+        self.setText(self.fontMetrics().elidedText(self._message, Qt.TextElideMode.ElideRight,
+                                                   width))
+
+
+def _plain_tooltip(text: str) -> str:
+    """The message as the tooltip, bounded. No escaping: the application's PlainTextGuard
+    (:mod:`mneme_desktop.ui.widgets.plain_text`) shows every tooltip as plain text, so an
+    escaped message would show its entities and tags literally."""
+    return clip(text, TOOLTIP_LIMIT)

@@ -1,0 +1,69 @@
+"""The encounter page: its turn keys work whenever it shows, whatever has focus
+(the navigator included), and not while another page shows."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from mneme_desktop.ui.main_window import MainWindow, Page
+from mneme_desktop.ui.models.navigator_nodes import Group
+
+
+@pytest.fixture
+def window(sample_window):
+    return sample_window
+
+
+def _open_running_encounter(window: MainWindow, qtbot):
+    model = window.navigator_model
+    window.tree.setCurrentIndex(model.index(0, 0, model.group_index(Group.ENCOUNTERS)))
+    window.show_page(Page.ENCOUNTER)
+    qtbot.waitUntil(lambda: window.stack.currentIndex() == Page.ENCOUNTER)
+    view = window.stack.currentWidget()
+    view = getattr(view, "encounter_view", view)
+    from mneme_desktop.ui.views.encounter_view import EncounterView
+
+    if not isinstance(view, EncounterView):
+        view = window.stack.currentWidget().findChild(EncounterView)
+    assert isinstance(view, EncounterView)
+    encounter = view.encounter()
+    if not encounter.started:
+        assert view.start_encounter()
+    return view
+
+
+def test_next_turn_key_works_with_focus_in_the_navigator(qtbot, window) -> None:
+    view = _open_running_encounter(window, qtbot)
+    before = (view.encounter().round, view.encounter().turn_index)
+    window.tree.setFocus()
+    qtbot.waitUntil(window.tree.hasFocus)
+    qtbot.keyClick(window.tree, Qt.Key.Key_N)
+    assert (view.encounter().round, view.encounter().turn_index) != before
+
+
+def test_turn_keys_do_nothing_on_another_page(qtbot, window) -> None:
+    view = _open_running_encounter(window, qtbot)
+    before = (view.encounter().round, view.encounter().turn_index)
+    model = window.navigator_model
+    window.tree.setCurrentIndex(model.index(0, 0, model.group_index(Group.PLAYERS)))
+    window.show_page(Page.SHEET)
+    qtbot.waitUntil(lambda: window.stack.currentIndex() == Page.SHEET)
+    window.tree.setFocus()
+    qtbot.keyClick(window.tree, Qt.Key.Key_N)
+    assert (view.encounter().round, view.encounter().turn_index) == before
+
+
+def test_a_new_empty_encounter_shows_an_empty_panel_and_the_right_hint(qtbot, window) -> None:
+    view = _open_running_encounter(window, qtbot)
+    first = view.encounter().combatants[0]
+    view.select_combatant(first.id)
+    assert view.panel.hp_bar.isVisibleTo(view.panel)
+    window.add_encounter()
+    qtbot.waitUntil(lambda: view.encounter() is not None and not view.encounter().combatants)
+    panel = view.panel
+    assert panel.combatant_id is None
+    assert panel.name_label.text() == "No one in this fight yet"
+    for widget in (panel.hp_bar, panel.side_combo, panel.aim_target_combo):
+        assert not widget.isVisibleTo(panel), widget.objectName()
+    assert "Add characters" in view.turn_label.text()
