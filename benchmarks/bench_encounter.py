@@ -144,10 +144,11 @@ def main() -> int:
             boundary.append(timed(app, view, view.next_turn, full))
         view.tabs.setCurrentIndex(1)  # the resolver is on screen when a referee applies
         for _ in range(args.repeat):
-            resolver.set_attacker(shooter.id)
+            resolver.set_attacker(shooter.id)  # a fresh form for each attack
+            resolver.spend_check.setChecked(False)  # the same shooter, many times a round
             resolver.set_targets([t.id for t in targets])
             if resolver.roll() is None:
-                raise SystemExit(resolver.problem_label.text())
+                raise SystemExit(resolver.problem_label.message())
             attack.append(timed(app, view, resolver.apply, full))
         view.tabs.setCurrentIndex(0)
         view.select_combatant(targets[0].id)

@@ -157,10 +157,11 @@ def encounter(runs: int) -> list[Row]:
         rounds.append(timed(app, view, view.next_turn, False)[0])
     view.tabs.setCurrentIndex(1)
     for _ in range(runs):
-        resolver.set_attacker(shooter.id)
+        resolver.set_attacker(shooter.id)  # a fresh form for each attack
+        resolver.spend_check.setChecked(False)  # the same shooter, many times a round
         resolver.set_targets([t.id for t in targets])
         if resolver.roll() is None:
-            raise RuntimeError(resolver.problem_label.text())
+            raise RuntimeError(resolver.problem_label.message())
         attacks.append(timed(app, view, resolver.apply, False)[0])
     base = statistics.median(repaint) / 1000
     rows = []
