@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable
 
 from mneme_desktop.domain import Campaign, CharacterKind
-from mneme_desktop.export.document import ExportOptions, ExportTarget, build_document
+from mneme_desktop.export.build import build_document
+from mneme_desktop.export.document import ExportOptions, ExportTarget
 from mneme_desktop.export.fonts import ensure_gui_application
 from mneme_desktop.export.html import html_bytes
 from mneme_desktop.export.json_export import export_json

@@ -186,7 +186,8 @@ def export(runs: int) -> list[Row]:
     from PySide6.QtCore import QBuffer, QIODevice, QMarginsF
     from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-    from mneme_desktop.export.document import ExportOptions, ExportTarget, build_document
+    from mneme_desktop.export.build import build_document
+    from mneme_desktop.export.document import ExportOptions, ExportTarget
     from mneme_desktop.export.fonts import ensure_gui_application
     from mneme_desktop.export.pdf import pdf_bytes
     from mneme_desktop.settings import PageSize
@@ -227,7 +228,7 @@ def export(runs: int) -> list[Row]:
 def healing(runs: int) -> list[Row]:
     from PySide6.QtWidgets import QApplication, QTableWidget, QTableWidgetItem
 
-    from mneme_desktop.domain.healing_plan import HealingPlan
+    from mneme_desktop.domain.healing.plan import HealingPlan
     from mneme_desktop.rules.healing import Activity
     from mneme_desktop.storage import build_sample_campaign
     from mneme_desktop.ui.document import CampaignDocument

@@ -1,4 +1,4 @@
-"""Entry point: command line, application context, and the main window.
+"""Entry point: the command line, the batch commands, and starting the window.
 
 Heavy imports (Qt widgets, pydantic models) happen inside functions so that
 ``mneme-desktop --help`` and the batch commands stay quick, and so that the first
@@ -14,14 +14,13 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import TYPE_CHECKING
 
 from mneme_desktop import APP_NAME, __version__
+from mneme_desktop.context import AppContext
 from mneme_desktop.paths import AppPaths
-from mneme_desktop.settings import Settings, load_settings, save_settings
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QIcon
@@ -30,79 +29,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("mneme_desktop")
 
 VIEWS = ("sheet", "encounter", "healing")
-
-
-@dataclass
-class AppContext:
-    """Everything the window needs, built once in ``main()`` and passed down (no singletons)."""
-
-    paths: AppPaths
-    settings: Settings
-    smoke_test: bool = False
-    errors: list[str] = field(default_factory=list)
-
-    def save_settings(self) -> None:
-        """Write the settings; a smoke test or screenshot run leaves the user's alone."""
-        if self.smoke_test:
-            return
-        try:
-            save_settings(self.settings, self.paths.settings_file)
-        except OSError as exc:
-            log.warning("Could not save settings: %s", exc)
-
-    @classmethod
-    def create(cls, paths: AppPaths | None = None, *, smoke_test: bool = False) -> AppContext:
-        paths = (paths or AppPaths.default()).ensure()
-        setup_logging(paths)
-        return cls(paths=paths, settings=load_settings(paths.settings_file), smoke_test=smoke_test)
-
-
-LOG_MAX_BYTES = 1_000_000
-LOG_KEEP = 3
-
-
-def rotate_log(path: Path, *, max_bytes: int = LOG_MAX_BYTES, keep: int = LOG_KEEP) -> None:
-    """At start, move a log over ``max_bytes`` to ``.1`` (and older ones up), keeping ``keep``."""
-    try:
-        if path.stat().st_size <= max_bytes:
-            return
-    except FileNotFoundError:
-        return
-    for number in range(keep - 1, 0, -1):
-        older = path.with_name(f"{path.name}.{number}")
-        if older.exists():
-            os.replace(older, path.with_name(f"{path.name}.{number + 1}"))
-    os.replace(path, path.with_name(f"{path.name}.1"))
-
-
-class _SafeStreamHandler(logging.StreamHandler):  # type: ignore[type-arg]
-    """A stderr handler that escapes what the console cannot encode (lone surrogates)."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        encoding = getattr(self.stream, "encoding", None) or "utf-8"
-        return text.encode(encoding, "backslashreplace").decode(encoding, "replace")
-
-
-def setup_logging(paths: AppPaths) -> None:
-    """Log to the app's log file; a context with other paths (tests) moves the log there."""
-    root = logging.getLogger("mneme_desktop")
-    for old in [h for h in root.handlers if getattr(h, "_mneme", False)]:
-        if getattr(old, "baseFilename", None) == str(paths.log_file.absolute()):
-            return
-        root.removeHandler(old)
-        old.close()
-    try:
-        rotate_log(paths.log_file)
-        # backslashreplace: a lone surrogate in user text must not make logging fail
-        handler: logging.Handler = logging.FileHandler(paths.log_file, encoding="utf-8",
-                                                       errors="backslashreplace")
-    except OSError:
-        handler = _SafeStreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler._mneme = True  # type: ignore[attr-defined]
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+
+from mneme_desktop.atomicfile import replace_file
 
 log = logging.getLogger(__name__)
 
@@ -198,13 +198,5 @@ def save_settings(settings: Settings, path: Path) -> None:
     """Write settings atomically (temp file and rename) so a crash never leaves half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(settings.to_json(), indent=2, sort_keys=True) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # Private when new, as the settings file has always been created.
+    replace_file(path, text.encode("utf-8"), new_file_mode=0o600)

@@ -180,7 +180,7 @@ def test_check_command_reports_a_good_and_a_bad_file(tmp_path, campaign):
 def test_a_lone_surrogate_in_a_log_message_is_escaped_not_a_traceback(tmp_path, capsys):
     import logging
 
-    from mneme_desktop.app import setup_logging
+    from mneme_desktop.logs import setup_logging
     from mneme_desktop.paths import AppPaths
 
     paths = AppPaths.under(tmp_path / "app").ensure()

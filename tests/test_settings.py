@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mneme_desktop.app import LOG_KEEP, rotate_log
+from mneme_desktop.logs import LOG_KEEP, rotate_log
 from mneme_desktop.settings import (
     MAX_RECENT_FILES,
     PageSize,

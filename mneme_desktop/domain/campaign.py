@@ -12,7 +12,7 @@ from mneme_desktop.domain.adversary import AdversaryTemplate
 from mneme_desktop.domain.character import Character, new_id
 from mneme_desktop.domain.encounter import Combatant, Encounter
 from mneme_desktop.domain.gametime import GameTime
-from mneme_desktop.domain.infirmary import Infirmary
+from mneme_desktop.domain.healing.infirmary import Infirmary
 from mneme_desktop.rules.wounds import ThresholdBasis
 
 __all__ = [

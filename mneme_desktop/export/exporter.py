@@ -12,13 +12,9 @@ from enum import StrEnum
 from pathlib import Path
 
 from mneme_desktop.domain import Campaign
-from mneme_desktop.export.document import (
-    ExportOptions,
-    ExportTarget,
-    TargetKind,
-    build_document,
-    find_any_character,
-)
+from mneme_desktop.export.build import build_document
+from mneme_desktop.export.character_sheet import find_any_character
+from mneme_desktop.export.document import ExportOptions, ExportTarget, TargetKind
 from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.files import safe_file_stem, write_file_atomically
 

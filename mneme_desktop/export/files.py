@@ -1,21 +1,19 @@
 """Writing export files safely, and naming them.
 
-An export is written to a temp file in the target folder, flushed to disk, then renamed
-over the target with ``os.replace``: a full disk or a crash leaves either the old file or
-the new one, never half a PDF. Failures become an :class:`ExportError` whose message says
+An export is written by :func:`mneme_desktop.atomicfile.replace_file`, the writer campaigns
+and settings use too: a full disk or a crash leaves either the old file or the new one,
+never half a PDF. Failures become an :class:`ExportError` whose message says
 what to do.
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import os
 import re
-import secrets
 import unicodedata
 from pathlib import Path
 
+from mneme_desktop.atomicfile import replace_file
 from mneme_desktop.export.errors import ExportError
 
 __all__ = ["safe_file_stem", "write_file_atomically"]
@@ -48,28 +46,14 @@ def write_file_atomically(path: Path, data: bytes) -> None:
         raise ExportError(
             f"Could not export '{path.name}': the folder {folder} does not exist.", path=path
         )
-    temp: Path | None = None
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     try:
-        candidate = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
         # 0o666 less the umask, as for any new file (mkstemp would make it private).
-        fd = os.open(candidate, flags, 0o666)
-        temp = candidate
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-        temp = None
+        replace_file(path, data, new_file_mode=0o666)
     except OSError as exc:
         raise ExportError(
             f"Could not export '{path.name}' to {folder}: {_reason(exc)} Nothing was written.",
             path=path,
         ) from exc
-    finally:
-        if temp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
 
 
 _UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]+')

@@ -20,6 +20,13 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
 from PySide6.QtGui import QImage, QPainter
 
 from mneme_desktop import APP_NAME, __version__
+from mneme_desktop.drawing.track_painter import (
+    TrackColors,
+    box_chart_size_hint,
+    hp_bar_size_hint,
+    paint_box_chart,
+    paint_hp_bar,
+)
 from mneme_desktop.export.document import (
     Align,
     Block,
@@ -34,7 +41,6 @@ from mneme_desktop.export.document import (
     Text,
     TrackBlock,
     TrackKind,
-    clean_text,
 )
 from mneme_desktop.export.files import write_file_atomically
 from mneme_desktop.export.fonts import (
@@ -43,14 +49,8 @@ from mneme_desktop.export.fonts import (
     load_bundled_fonts,
     print_font,
 )
+from mneme_desktop.export.safe_text import clean_text
 from mneme_desktop.settings import PageSize
-from mneme_desktop.ui.widgets.track_painter import (
-    TrackColors,
-    box_chart_size_hint,
-    hp_bar_size_hint,
-    paint_box_chart,
-    paint_hp_bar,
-)
 
 __all__ = ["html_bytes", "render_html", "track_png", "write_html"]
 

@@ -17,7 +17,8 @@ from typing import Any, Final
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.domain import Campaign, Character, CharacterKind
 from mneme_desktop.domain.campaign import SCHEMA_VERSION
-from mneme_desktop.export.document import ExportTarget, TargetKind, find_any_character
+from mneme_desktop.export.character_sheet import find_any_character
+from mneme_desktop.export.document import ExportTarget, TargetKind
 from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.files import write_file_atomically
 from mneme_desktop.storage.characters import character_to_json

@@ -1,4 +1,4 @@
-"""Dice expressions and exact dice odds.
+"""Dice expressions, exact dice odds and dice read as typed from the table.
 
 Mneme CE writes weapon damage as dice expressions (``1d6``, ``3d6``, ``3d3-2``, ``2d6+1``)
 with an optional scale prefix (``D 3d3`` = x10, ``H 2d6-2`` = x100, ``K 5d6-4`` = x1000),
@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -32,6 +33,8 @@ __all__ = [
     "distribution_mean",
     "keep_distribution",
     "parse_dice",
+    "parse_dice_values",
+    "parse_roll_groups",
     "roll_keep",
     "roll_two_d6",
     "sum_distribution",
@@ -434,3 +437,42 @@ def parse_dice(text: str) -> DiceExpression:
             raise scan.fail(f"modifier is larger than {MAX_MODIFIER}", amount_pos)
         scan.skip_space()
     return DiceExpression(count, sides, modifier, scale)
+
+
+def parse_dice_values(text: str, count: int | None = None) -> tuple[int, ...]:
+    """Dice typed from the table: "4 5", "4,5", "4+5" or "45" (each die 1-6).
+
+    ``count`` is how many dice are expected; a run of digits with no separators is read as
+    one die per digit only when that matches ``count``.
+    """
+    cleaned = text.strip()
+    if not cleaned:
+        raise ValueError("type the dice rolled, e.g. 4 5")
+    parts = [p for p in re.split(r"[\s,;+/]+", cleaned) if p]
+    if len(parts) == 1 and count is not None and count > 1 and len(parts[0]) == count:
+        parts = list(parts[0])
+    values: list[int] = []
+    for part in parts:
+        if not part.isdigit() or not 1 <= int(part) <= 6:
+            raise ValueError(f"{part!r} is not a die: each die is a whole number 1 to 6")
+        values.append(int(part))
+    if count is not None and len(values) != count:
+        raise ValueError(f"expected {count} dice, got {len(values)}: {cleaned!r}")
+    return tuple(values)
+
+
+def parse_roll_groups(text: str) -> list[list[int]]:
+    """Damage-roll totals typed from the table: rolls separated by commas or spaces, one
+    group per target separated by semicolons ("7, 9; 5")."""
+    groups: list[list[int]] = []
+    for chunk in text.split(";"):
+        values = [p for p in re.split(r"[\s,]+", chunk.strip()) if p]
+        group: list[int] = []
+        for value in values:
+            if not re.fullmatch(r"-?\d+", value):
+                raise ValueError(f"{value!r} is not a damage roll total (a whole number)")
+            group.append(int(value))
+        groups.append(group)
+    if all(not group for group in groups):
+        raise ValueError("type the damage roll totals, e.g. 7, 9")
+    return groups

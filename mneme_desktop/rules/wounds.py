@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
-from mneme_desktop.rules.actions import BodyArea
 from mneme_desktop.rules.checks import (
     CheckResult,
     characteristic_modifier,
     roll_check,
     success_chance,
 )
+from mneme_desktop.rules.hit_locations import BodyArea
 
 __all__ = [
     "BLEED_INTERVAL_ROUNDS",

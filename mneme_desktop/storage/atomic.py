@@ -1,9 +1,8 @@
 """Atomic, durable file replacement with rotating backups.
 
-The new content goes to a temp file in the same folder, is flushed and fsynced, then
-renamed over the target with ``os.replace`` (atomic on POSIX and Windows), and the folder
-is fsynced so the rename itself survives a power cut. At every instant the target is
-either the old complete file or the new complete file.
+The bytes are written by :func:`mneme_desktop.atomicfile.replace_file` (temp file in the
+same folder, fsynced, renamed over the target, folder fsynced): at every instant the target
+is either the old complete file or the new complete file.
 
 Before the rename the previous file becomes backup 1 (``name.bak1``; older backups move
 up to ``name.bakN``). It is hard-linked, not copied, where the file system allows it, so
@@ -24,12 +23,11 @@ import errno
 import logging
 import os
 import re
-import secrets
 import shutil
-import sys
 import time
 from pathlib import Path
 
+from mneme_desktop.atomicfile import TEMP_NAME_CHARS, replace_file, temp_path
 from mneme_desktop.storage._process import pid_alive
 from mneme_desktop.storage.oslock import folder_lock, temp_held_by_writer, try_lock_fd
 
@@ -39,7 +37,6 @@ __all__ = [
     "atomic_write",
     "backup_path",
     "backup_paths",
-    "fsync_directory",
     "real_target",
     "sweep_stale_temps",
 ]
@@ -54,11 +51,6 @@ STALE_TEMP_SECONDS = 60
 once it is this old (the age guards a save in progress on another machine)."""
 
 _TEMP_PATTERN = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)-[0-9a-f]+\.tmp$")
-
-TEMP_NAME_CHARS = 40
-"""A temp name keeps this much of the file's name, so a 250-character name still leaves
-room for the rest of the temp name within the 255 a file system allows."""
-
 
 class BackupError(OSError):
     """The previous version could not be kept as a backup, so the save did not happen."""
@@ -96,50 +88,6 @@ def _exists(path: Path) -> bool:
         return False
 
 
-def _temp_path(path: Path) -> Path:
-    name = path.name[:TEMP_NAME_CHARS]
-    return path.with_name(f".{name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def _fsync_file(fd: int) -> None:
-    if sys.platform == "darwin":  # pragma: no cover - macOS only
-        import fcntl
-
-        try:
-            fcntl.fcntl(fd, fcntl.F_FULLFSYNC)  # fsync alone does not reach the platter on macOS
-            return
-        except OSError:
-            pass
-    os.fsync(fd)
-
-
-def fsync_directory(folder: Path) -> None:
-    """Make a rename in ``folder`` durable. Not possible (nor needed) on Windows."""
-    if os.name == "nt":  # pragma: no cover - Windows only
-        return
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    except OSError:  # some file systems (network, FUSE) refuse to fsync a folder
-        pass
-    finally:
-        os.close(fd)
-
-
-def _target_mode(path: Path) -> int | None:
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        return None
-
-
 def atomic_write(path: Path, data: bytes, *, backups: int = 0) -> None:
     """Replace ``path`` with ``data`` atomically and durably, keeping ``backups`` old versions.
 
@@ -154,32 +102,20 @@ def atomic_write(path: Path, data: bytes, *, backups: int = 0) -> None:
 
 
 def _write_locked(path: Path, data: bytes, backups: int) -> None:
-    folder = path.parent
-    temp = _temp_path(path)
-    mode = _target_mode(path)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(temp, flags, 0o666 if mode is None else mode)
-        try:
-            if os.name != "nt":
-                with contextlib.suppress(OSError):
-                    try_lock_fd(fd)  # says "a writer is here" to a sweep in another process
-            if mode is not None and hasattr(os, "fchmod"):
-                os.fchmod(fd, mode)  # keep the file's permissions, whatever the umask
-            _write_all(fd, data)
-            _fsync_file(fd)
-        finally:
-            os.close(fd)
-        if backups > 0 and mode is not None:
+    def keep_backups(existed: bool) -> None:
+        if backups > 0 and existed:
             _rotate_backups(path, backups)
         elif backups == 0:
             _prune_backups(path, 0)
-        os.replace(temp, path)
-    except BaseException:
+
+    replace_file(path, data, on_open=_announce_writer, before_replace=keep_backups)
+
+
+def _announce_writer(fd: int) -> None:
+    """Lock the temp file: says "a writer is here" to a sweep in another process."""
+    if os.name != "nt":
         with contextlib.suppress(OSError):
-            temp.unlink()
-        raise
-    fsync_directory(folder)
+            try_lock_fd(fd)
 
 
 def _rotate_backups(path: Path, count: int) -> None:
@@ -213,7 +149,7 @@ def _prune_backups(path: Path, keep: int) -> None:
 
 def _snapshot(path: Path, backup: Path) -> None:
     """Make ``backup`` hold the current ``path``: a hard link if possible, else a copy."""
-    staging = _temp_path(backup)
+    staging = temp_path(backup)
     try:
         try:
             os.link(path, staging)

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtGui import QUndoCommand
 
 from mneme_desktop.domain import AdversaryTemplate, Campaign, Character, Encounter
+from mneme_desktop.rules.wounds import ThresholdBasis
 from mneme_desktop.ui.document import CampaignDocument, DocumentCommand
 
 # Ids for QUndoCommand.mergeWith: consecutive edits of one kind merge into one step.
@@ -196,3 +197,25 @@ def rename_encounter(document: CampaignDocument, encounter_id: str, name: str) -
 
     document.push(CampaignChangeCommand(document, f"Rename {old} to {name}", apply, revert,
                                         notify))
+
+
+class ThresholdBasisCommand(CampaignChangeCommand):
+    """Change the campaign's wound-threshold basis; every sheet's thresholds follow it."""
+
+    def __init__(self, document: CampaignDocument, basis: ThresholdBasis) -> None:
+        old = document.threshold_basis
+
+        def apply(campaign: Campaign) -> None:
+            campaign.rules_options.threshold_basis = basis
+
+        def revert(campaign: Campaign) -> None:
+            campaign.rules_options.threshold_basis = old
+
+        super().__init__(document, f"Wound thresholds: {basis.value}", apply, revert,
+                         _rules_and_every_character)
+
+
+def _rules_and_every_character(document: CampaignDocument) -> None:
+    document.rules_changed.emit()
+    for character in document.campaign.characters:
+        document.character_changed.emit(character.id)

@@ -103,6 +103,12 @@ class CampaignDocument(QObject):
         if changed:
             self.path_changed.emit()
 
+    def forget_unsaved(self) -> None:
+        """Treat the campaign as saved without writing it, for a close that must not ask
+        (the smoke test): the caller has put the unsaved work in the autosave."""
+        self.undo_stack.setClean()
+        self._unsaved_without_undo = False
+
     @property
     def display_name(self) -> str:
         return self.path.name if self.path else f"{self.campaign.name} (unsaved)"

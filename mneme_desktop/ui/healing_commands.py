@@ -1,6 +1,6 @@
 """Undoable healing edits: the clock, healing plans, regimes, medical events, the infirmary.
 
-The domain (:mod:`mneme_desktop.domain.healing_plan`) works out what happens as a list of
+The domain (:mod:`mneme_desktop.domain.healing`) works out what happens as a list of
 reversible changes; this module puts the whole list on the undo stack as one
 :class:`~mneme_desktop.ui.commands.CampaignChangeCommand` and tells the document which
 signals to emit, so one Undo takes back the clock, the damage and the journal entry together.
@@ -12,22 +12,19 @@ from collections.abc import Callable, Sequence
 
 from mneme_desktop.domain import Campaign, Character, Recovery
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing_plan import (
+from mneme_desktop.domain.healing.changes import (
     CampaignChange,
     CharacterChange,
     ClockChange,
-    HealingPlan,
     JournalChange,
-    MedicalRoll,
     apply_changes,
-    first_aid,
-    intensive_care,
     revert_changes,
-    surgery,
 )
-from mneme_desktop.domain.infirmary import Infirmary
-from mneme_desktop.domain.time_stops import StoppedAdvance, advance_until_roll
-from mneme_desktop.domain.time_stops import record_dying_roll as record_dying_roll_changes
+from mneme_desktop.domain.healing.infirmary import Infirmary
+from mneme_desktop.domain.healing.medical import MedicalRoll, first_aid, intensive_care, surgery
+from mneme_desktop.domain.healing.plan import HealingPlan
+from mneme_desktop.domain.healing.time_stops import StoppedAdvance, advance_until_roll
+from mneme_desktop.domain.healing.time_stops import record_dying_roll as record_dying_roll_changes
 from mneme_desktop.rules.healing import Activity
 from mneme_desktop.ui.commands import CampaignChangeCommand, edit_character
 from mneme_desktop.ui.document import CampaignDocument

@@ -1,9 +1,8 @@
 """Light, dark or the system's look. Widgets paint from the palette, so this is all it takes.
 
 Every colour we draw text in is checked against its background to WCAG AA (4.5:1), in both
-themes (``tests/ui/test_contrast.py``); :func:`contrast_ratio` and :func:`legible` are the
-one place that arithmetic lives, so painted widgets derive readable colours instead of
-hard-coding them per theme.
+themes (``tests/ui/test_contrast.py``); that arithmetic lives in
+:mod:`mneme_desktop.drawing.contrast`, shared with the exporters.
 """
 
 from __future__ import annotations
@@ -14,71 +13,10 @@ from PySide6.QtWidgets import QApplication, QStyleFactory
 from mneme_desktop.settings import Theme
 
 __all__ = [
-    "AA_GRAPHICS",
-    "AA_TEXT",
     "apply_theme",
-    "contrast_ratio",
     "dark_palette",
-    "legible",
     "light_palette",
-    "relative_luminance",
 ]
-
-AA_TEXT = 4.5
-"""WCAG 2 AA minimum contrast for normal-size text."""
-
-AA_GRAPHICS = 3.0
-"""WCAG 2 AA minimum contrast for lines and shapes that carry meaning (1.4.11)."""
-
-
-def _composited(color: QColor, background: QColor) -> QColor:
-    """``color`` as it looks over an opaque ``background`` (Qt's placeholder is translucent)."""
-    alpha = color.alphaF()
-    if alpha >= 1.0:
-        return QColor(color)
-    return QColor.fromRgbF(
-        color.redF() * alpha + background.redF() * (1 - alpha),
-        color.greenF() * alpha + background.greenF() * (1 - alpha),
-        color.blueF() * alpha + background.blueF() * (1 - alpha),
-        1.0,
-    )
-
-
-def relative_luminance(color: QColor) -> float:
-    """WCAG 2 relative luminance of an opaque colour."""
-
-    def channel(value: float) -> float:
-        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
-
-    return (0.2126 * channel(color.redF()) + 0.7152 * channel(color.greenF())
-            + 0.0722 * channel(color.blueF()))
-
-
-def contrast_ratio(foreground: QColor, background: QColor) -> float:
-    """WCAG 2 contrast ratio (1 to 21) of ``foreground`` drawn over ``background``."""
-    first = relative_luminance(_composited(foreground, background))
-    second = relative_luminance(background)
-    light, dark = max(first, second), min(first, second)
-    return (light + 0.05) / (dark + 0.05)
-
-
-def legible(color: QColor, background: QColor, toward: QColor,
-            minimum: float = AA_TEXT) -> QColor:
-    """``color``, moved just far enough toward ``toward`` (the theme's text colour) to reach
-    ``minimum`` contrast on ``background``: keeps a hue where it can, never fails AA."""
-    start = _composited(color, background)
-    for step in range(0, 21):
-        t = step / 20
-        candidate = QColor.fromRgbF(
-            start.redF() + (toward.redF() - start.redF()) * t,
-            start.greenF() + (toward.greenF() - start.greenF()) * t,
-            start.blueF() + (toward.blueF() - start.blueF()) * t,
-            1.0,
-        )
-        if contrast_ratio(candidate, background) >= minimum:
-            return candidate
-    return QColor(toward)
-
 
 def _set_all(palette: QPalette, colors: dict[QPalette.ColorRole, str]) -> QPalette:
     for color_role, value in colors.items():

@@ -19,26 +19,28 @@ from mneme_desktop.domain import (
     Recovery,
 )
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing_plan import (
-    FIRST_AID_SECONDS,
+from mneme_desktop.domain.healing.changes import (
     CharacterChange,
     ClockChange,
-    HealingPlan,
     JournalChange,
-    MedicalRoll,
     Notice,
+    apply_changes,
+    revert_changes,
+)
+from mneme_desktop.domain.healing.clock import (
     advance_campaign,
     advance_character,
-    apply_changes,
-    first_aid,
-    heal_one_day,
     healing_days_between,
+)
+from mneme_desktop.domain.healing.days import heal_one_day
+from mneme_desktop.domain.healing.medical import (
+    FIRST_AID_SECONDS,
+    MedicalRoll,
+    first_aid,
     intensive_care,
-    iter_patients,
-    project_plan,
-    revert_changes,
     surgery,
 )
+from mneme_desktop.domain.healing.plan import HealingPlan, iter_patients, project_plan
 from mneme_desktop.rules.checks import roll_check
 from mneme_desktop.rules.healing import (
     Activity,

@@ -19,25 +19,24 @@ from mneme_desktop.domain import (
 )
 from mneme_desktop.domain.combat import first_aid_modifier
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing_plan import (
+from mneme_desktop.domain.healing.changes import (
     CharacterChange,
     ClockChange,
-    HealingPlan,
-    MedicalRoll,
     Notice,
     apply_changes,
-    first_aid,
     revert_changes,
 )
-from mneme_desktop.domain.medic_check import MEDIC_CHARACTERISTIC, medic_modifier
-from mneme_desktop.domain.plan_regimes import plan_regime_note
-from mneme_desktop.domain.time_stops import (
+from mneme_desktop.domain.healing.medical import MedicalRoll, first_aid
+from mneme_desktop.domain.healing.plan import HealingPlan
+from mneme_desktop.domain.healing.regimes import plan_regime_note
+from mneme_desktop.domain.healing.time_stops import (
     DueRoll,
     advance_until_roll,
     dying_outlook,
     next_roll_due,
     record_dying_roll,
 )
+from mneme_desktop.domain.medic_check import MEDIC_CHARACTERISTIC, medic_modifier
 from mneme_desktop.rules.checks import success_chance
 from mneme_desktop.rules.healing import Activity, medic_check_modifier
 from mneme_desktop.rules.wounds import (
@@ -253,7 +252,7 @@ def test_a_plan_keeps_each_patients_own_regime_and_says_whose_it_sets() -> None:
 
 def test_a_stabilisation_ending_in_intensive_care_does_not_announce_dying_rolls() -> None:
     from mneme_desktop.domain import Recovery
-    from mneme_desktop.domain.healing_plan import _expire_conditions
+    from mneme_desktop.domain.healing.clock import _expire_conditions
 
     for care, expected in ((True, "intensive care goes on"), (False, "dying rolls resume")):
         evan = person("Evan", 27)

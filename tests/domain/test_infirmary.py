@@ -12,7 +12,7 @@ from mneme_desktop.domain import (
     ConditionKind,
     Recovery,
 )
-from mneme_desktop.domain.infirmary import (
+from mneme_desktop.domain.healing.infirmary import (
     Infirmary,
     Medic,
     capacity_fixes,

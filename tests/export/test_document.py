@@ -16,6 +16,7 @@ from mneme_desktop.export import (
     build_document,
     damage_after_armor,
 )
+from mneme_desktop.export.character_sheet import character_sheet
 from mneme_desktop.export.document import (
     CardSheet,
     Columns,
@@ -25,7 +26,6 @@ from mneme_desktop.export.document import (
     Text,
     TrackBlock,
     TrackKind,
-    character_sheet,
     iter_strings,
 )
 from mneme_desktop.rules.dice import Scale, parse_dice

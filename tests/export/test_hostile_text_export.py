@@ -16,11 +16,10 @@ from mneme_desktop.export.document import (
     Sheet,
     Table,
     Text,
-    clean_text,
     iter_strings,
-    sanitised,
 )
 from mneme_desktop.export.html import html_bytes, render_html, write_html
+from mneme_desktop.export.safe_text import clean_text, sanitised
 from mneme_desktop.settings import PageSize
 
 NUL = "\x00"

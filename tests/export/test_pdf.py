@@ -13,13 +13,8 @@ from mneme_desktop.domain import Campaign, Character, CharacterKind, Combatant
 from mneme_desktop.export import ExportOptions, ExportTarget, build_document
 from mneme_desktop.export.document import ExportDocument
 from mneme_desktop.export.fonts import FONT_FAMILY, FONT_FILES, fonts_folder, load_bundled_fonts
-from mneme_desktop.export.pdf import (
-    RenderResult,
-    configure_device,
-    pdf_bytes,
-    render_document,
-    write_pdf,
-)
+from mneme_desktop.export.pdf import configure_device, pdf_bytes, render_document, write_pdf
+from mneme_desktop.export.placement import RenderResult
 from mneme_desktop.settings import PageSize
 from tests.export.helpers import pdf_fonts, pdf_info, pdf_page_png, pdf_text, squash
 
@@ -261,7 +256,7 @@ def test_screen_resolution_printer_also_lays_out_cleanly(campaign: Campaign,
     printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
     printer.setOutputFileName("")
     configure_device(printer, PageSize.A4)
-    from mneme_desktop.export.pdf import layout_document
+    from mneme_desktop.export.pagination import layout_document
 
     layout = layout_document(document, printer)
     assert layout.page_count >= 2

@@ -15,7 +15,8 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from mneme_desktop.app import AppContext, install_exception_hook
+from mneme_desktop.app import install_exception_hook
+from mneme_desktop.context import AppContext
 from mneme_desktop.domain import CharacterKind
 from mneme_desktop.paths import AppPaths
 from mneme_desktop.storage import AutosaveStore, build_sample_campaign, save_campaign
@@ -117,7 +118,7 @@ def test_an_exception_in_a_slot_is_logged_autosaved_and_recovered_on_the_next_st
         EDITED_NAME
 
     # The process dies here: no save, no close. Its lock dies with it.
-    window._release_lock()
+    window.session.release_lock()
     window.autosave_timer.stop()
 
     # Next start: same folders, nothing named on the command line, so the last campaign.

@@ -2,9 +2,9 @@
 200 times at random moments. After every kill the campaign opens, as exactly the old or the
 new version, and every backup beside it opens too.
 
-The saver calls ``save_campaign(..., backups=N)`` exactly as ``MainWindow.save_to`` does. A
-helper imports the app once and forks a fresh saver per kill (a fork, not an interpreter
-start, per kill), so 200 kills take seconds.
+The saver calls ``save_campaign(..., backups=N)`` exactly as ``CampaignSession.save_to``
+does. A helper imports the app once and forks a fresh saver per kill (a fork, not an
+interpreter start, per kill), so 200 kills take seconds.
 """
 
 from __future__ import annotations
@@ -91,6 +91,7 @@ def _wait_for_a_completed_save(target: Path, inode: int) -> None:
         time.sleep(0.001)
 
 
+@pytest.mark.slow
 def test_200_sigkills_during_save_leave_a_loadable_file_and_loadable_backups(
     tmp_path: Path,
 ) -> None:

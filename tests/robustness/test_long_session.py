@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from mneme_desktop.app import AppContext
+from mneme_desktop.context import AppContext
 from mneme_desktop.domain import Campaign, CharacterKind
 from mneme_desktop.paths import AppPaths
 from mneme_desktop.storage import build_sample_campaign, load_campaign, save_campaign
@@ -196,6 +196,7 @@ class Walk:
         ]
 
 
+@pytest.mark.slow
 def test_3000_random_actions_then_undo_everything(qtbot, window: MainWindow,
                                                   tmp_path: Path) -> None:
     path = tmp_path / "session.mneme"

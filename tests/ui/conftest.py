@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mneme_desktop.app import AppContext
+from mneme_desktop.context import AppContext
 from mneme_desktop.domain import Campaign
 from mneme_desktop.storage import build_sample_campaign, save_campaign
 from mneme_desktop.ui.main_window import MainWindow

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
+from mneme_desktop.drawing.track_painter import TrackColors, paint_hp_bar
 from mneme_desktop.export import ExportOptions, ExportTarget, build_document
 from mneme_desktop.export.pdf import write_pdf
 from mneme_desktop.rules.track import DamageTrack, damage_track
@@ -45,7 +46,6 @@ from mneme_desktop.ui.widgets.action_pips import ActionPips
 from mneme_desktop.ui.widgets.box_chart import DamageBoxChart
 from mneme_desktop.ui.widgets.hp_bar import DamageTrackWidget, HpThresholdBar
 from mneme_desktop.ui.widgets.projection_chart import ProjectionChart
-from mneme_desktop.ui.widgets.track_painter import TrackColors, paint_hp_bar
 from tests.export.helpers import pdf_text
 
 PAINTED = (DamageTrackWidget, ActionPips, ProjectionChart)

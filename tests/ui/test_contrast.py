@@ -14,17 +14,11 @@ import pytest
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
+from mneme_desktop.drawing.contrast import AA_GRAPHICS, AA_TEXT, contrast_ratio, legible
+from mneme_desktop.drawing.track_painter import TrackColors
 from mneme_desktop.rules.wounds import WoundState
-from mneme_desktop.ui.theme import (
-    AA_GRAPHICS,
-    AA_TEXT,
-    contrast_ratio,
-    dark_palette,
-    legible,
-    light_palette,
-)
+from mneme_desktop.ui.theme import dark_palette, light_palette
 from mneme_desktop.ui.widgets.projection_chart import PLAN_COLORS, ChartSeries, ProjectionChart
-from mneme_desktop.ui.widgets.track_painter import TrackColors
 
 Role = QPalette.ColorRole
 UI = Path(__file__).parents[2] / "mneme_desktop" / "ui"

@@ -76,7 +76,8 @@ def test_a_refusal_reaching_the_event_loop_is_a_message_not_a_crash(qapp, app_pa
                                                                     monkeypatch) -> None:
     import sys
 
-    from mneme_desktop.app import AppContext, install_exception_hook
+    from mneme_desktop.app import install_exception_hook
+    from mneme_desktop.context import AppContext
 
     context = AppContext.create(app_paths)
     told: list[tuple[str, str, bool]] = []

@@ -8,7 +8,8 @@ from PySide6.QtGui import QColor, QHelpEvent, QImage
 from PySide6.QtWidgets import QApplication
 
 from mneme_desktop.domain import Character, Characteristics
-from mneme_desktop.domain.healing_plan import HealingPlan, project_plan
+from mneme_desktop.domain.healing.plan import HealingPlan, project_plan
+from mneme_desktop.drawing.track_painter import TrackColors
 from mneme_desktop.rules.healing import Activity, PlanSegment
 from mneme_desktop.rules.track import damage_track
 from mneme_desktop.rules.wounds import ThresholdBasis
@@ -18,7 +19,6 @@ from mneme_desktop.ui.widgets.projection_chart import (
     ProjectionChart,
     day_ticks,
 )
-from mneme_desktop.ui.widgets.track_painter import TrackColors
 
 
 @pytest.fixture

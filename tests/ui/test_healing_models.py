@@ -16,8 +16,8 @@ from mneme_desktop.domain import (
     ConditionKind,
     Recovery,
 )
-from mneme_desktop.domain.healing_plan import HealingPlan, project_plan
-from mneme_desktop.domain.infirmary import Infirmary, Medic, infirmary_report
+from mneme_desktop.domain.healing.infirmary import Infirmary, Medic, infirmary_report
+from mneme_desktop.domain.healing.plan import HealingPlan, project_plan
 from mneme_desktop.rules.healing import Activity, PlanSegment
 from mneme_desktop.rules.wounds import WoundState
 from mneme_desktop.ui.document import CampaignDocument

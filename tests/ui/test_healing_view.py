@@ -438,7 +438,7 @@ def test_the_infirmary_is_undoable_once_the_campaign_keeps_one(qtbot, monkeypatc
     """With ``Campaign.infirmary`` (the field the lead adds), edits go on the undo stack."""
     from pydantic import Field
 
-    from mneme_desktop.domain.infirmary import Infirmary
+    from mneme_desktop.domain.healing.infirmary import Infirmary
     from mneme_desktop.ui import healing_commands
 
     class KeepingCampaign(Campaign):

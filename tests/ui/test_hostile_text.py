@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mneme_desktop.app import AppContext
+from mneme_desktop.context import AppContext
 from mneme_desktop.domain import Campaign, Skill
 from mneme_desktop.domain.encounter import EncounterLogEntry
 from mneme_desktop.storage import save_campaign

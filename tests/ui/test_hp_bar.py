@@ -21,11 +21,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QToolTip
 
-from mneme_desktop.rules.track import damage_track
-from mneme_desktop.rules.wounds import ThresholdBasis, WoundState, WoundThresholds
-from mneme_desktop.ui.widgets import track_painter
-from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
-from mneme_desktop.ui.widgets.track_painter import (
+from mneme_desktop.drawing import track_painter
+from mneme_desktop.drawing.track_painter import (
     TrackColors,
     bar_unit_center,
     bar_value_at,
@@ -33,6 +30,9 @@ from mneme_desktop.ui.widgets.track_painter import (
     paint_box_chart,
     paint_hp_bar,
 )
+from mneme_desktop.rules.track import damage_track
+from mneme_desktop.rules.wounds import ThresholdBasis, WoundState, WoundThresholds
+from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
 
 
 def dark_palette() -> QPalette:

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QAbstractItemModelTester
 from PySide6.QtWidgets import QMessageBox
 
-from mneme_desktop.app import AppContext
+from mneme_desktop.context import AppContext
 from mneme_desktop.domain import CharacterKind
 from mneme_desktop.storage import build_sample_campaign, load_campaign, save_campaign
 from mneme_desktop.ui.main_window import MainWindow, Page

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox
 
-from mneme_desktop.app import AppContext
+from mneme_desktop.context import AppContext
 from mneme_desktop.domain import Character, Characteristics
 from mneme_desktop.storage import (
     AutosaveStore,

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from mneme_desktop.app import AppContext, quicken_pyside_module_scan
+from mneme_desktop.app import quicken_pyside_module_scan
+from mneme_desktop.context import AppContext
 from mneme_desktop.storage import build_sample_campaign, save_campaign
 from mneme_desktop.ui.main_window import MainWindow, Page
 

@@ -84,7 +84,7 @@ def test_the_first_window_fits_an_800_high_screen(tmp_path) -> None:
         "from pathlib import Path\n"
         "from PySide6.QtWidgets import QApplication\n"
         "app = QApplication([])\n"
-        "from mneme_desktop.app import AppContext\n"
+        "from mneme_desktop.context import AppContext\n"
         "from mneme_desktop.paths import AppPaths\n"
         "from mneme_desktop.ui.main_window import MainWindow\n"
         f"context = AppContext.create(AppPaths.under(Path({str(tmp_path)!r})))\n"

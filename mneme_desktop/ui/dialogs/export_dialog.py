@@ -20,15 +20,12 @@ from PySide6.QtCore import QStandardPaths
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
 from PySide6.QtWidgets import QDialog, QFileDialog, QMainWindow, QMessageBox, QWidget
 
-from mneme_desktop.export.document import (
-    ExportDocument,
-    ExportOptions,
-    ExportTarget,
-    build_document,
-)
+from mneme_desktop.export.build import build_document
+from mneme_desktop.export.document import ExportDocument, ExportOptions, ExportTarget
 from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.exporter import ExportFormat, default_file_name, write_export
-from mneme_desktop.export.pdf import RenderResult, configure_device, render_document
+from mneme_desktop.export.pdf import configure_device, render_document
+from mneme_desktop.export.placement import RenderResult
 from mneme_desktop.settings import Settings
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.widgets.plain_text import message_box

@@ -39,6 +39,7 @@ from mneme_desktop.domain.combat import (
     initiative_patch,
     initiative_ties,
 )
+from mneme_desktop.drawing.track_painter import describe_track
 from mneme_desktop.rules.actions import ACTION_CATALOG, MINOR_ACTIONS_PER_ROUND, Stance
 from mneme_desktop.rules.checks import CoverLevel, DifficultyBreakdown
 from mneme_desktop.rules.track import DamageTrack, damage_track
@@ -54,7 +55,6 @@ from mneme_desktop.ui.models.roles import (
 )
 from mneme_desktop.ui.widgets.action_pips import pips_text
 from mneme_desktop.ui.widgets.plain_text import TOOLTIP_LIMIT, clip
-from mneme_desktop.ui.widgets.track_painter import describe_track
 
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument

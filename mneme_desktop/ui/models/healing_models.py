@@ -25,8 +25,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from mneme_desktop.domain import Character, Characteristic, ConditionKind, GameTime
-from mneme_desktop.domain.healing_plan import HealingPlan, Projection
-from mneme_desktop.domain.infirmary import Infirmary, InfirmaryReport, Medic
+from mneme_desktop.domain.healing.infirmary import Infirmary, InfirmaryReport, Medic
+from mneme_desktop.domain.healing.plan import HealingPlan, Projection
 from mneme_desktop.rules.healing import (
     THERAPY_DAYS_PER_POINT,
     Activity,

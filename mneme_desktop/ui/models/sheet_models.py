@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import (
@@ -370,7 +370,8 @@ class CharacterItemsModel(QAbstractTableModel):
         if column.checkable:
             if role != Qt.ItemDataRole.CheckStateRole:
                 return False
-            state = value if isinstance(value, Qt.CheckState) else Qt.CheckState(int(value))
+            state = (value if isinstance(value, Qt.CheckState)
+                     else Qt.CheckState(int(cast(int, value))))
             value = state == Qt.CheckState.Checked
         elif role != Qt.ItemDataRole.EditRole:
             return False

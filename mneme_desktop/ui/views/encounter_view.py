@@ -69,6 +69,7 @@ from mneme_desktop.domain import combat as fight
 from mneme_desktop.domain.attack_terms import aim_cap_text
 from mneme_desktop.domain.combat import CombatError, EncounterPatch
 from mneme_desktop.domain.roll_terms import survival_terms, terms_text
+from mneme_desktop.drawing.track_painter import TrackColors, paint_hp_bar
 from mneme_desktop.rules.actions import (
     FIRST_AID_ROUNDS,
     TACTICS_DIFFICULTIES,
@@ -103,7 +104,6 @@ from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
 from mneme_desktop.ui.widgets.narrow import shrink_lists
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 from mneme_desktop.ui.widgets.status_line import StatusLine
-from mneme_desktop.ui.widgets.track_painter import TrackColors, paint_hp_bar
 
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
@@ -632,7 +632,7 @@ class CombatantPanel(QWidget):
         self.stance_combo.activated.connect(self._stance_chosen)
         self.cover_combo.activated.connect(self._cover_chosen)
         for mode, button in self.move_buttons.items():
-            button.clicked.connect(lambda _=False, m=mode: self.move(m))
+            button.clicked.connect(lambda _=False, m=mode: self.move_combatant(m))
         self.start_task_button.clicked.connect(self.start_task)
         self.work_roll_button.clicked.connect(lambda: self.work_task(None))
         self.work_dice_button.clicked.connect(lambda: self.work_task(self.work_dice_edit.text()))
@@ -895,7 +895,7 @@ class CombatantPanel(QWidget):
         moves = {"minor_movement": MovementMode.MOVE, "dash": MovementMode.DASH,
                  "run": MovementMode.RUN}
         if key in moves:
-            return self.move(moves[key])
+            return self.move_combatant(moves[key])
         if key in ("attack", "defend"):
             self._view.show_attack(attacker_id=combatant_id, defend=key == "defend")
             return True
@@ -927,7 +927,8 @@ class CombatantPanel(QWidget):
         weapon = chosen if chosen >= 0 else None
         return self._run(lambda c, e: fight.aim_patch(c, e, combatant_id, target_id, weapon))
 
-    def move(self, mode: MovementMode) -> bool:
+    def move_combatant(self, mode: MovementMode) -> bool:
+        """Not ``move``: that is QWidget.move, which Qt and layouts call with a point."""
         combatant_id = self._id()
         return self._run(lambda c, e: fight.move_patch(c, e, combatant_id, mode))
 

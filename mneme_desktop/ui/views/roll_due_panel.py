@@ -15,8 +15,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from mneme_desktop.domain.character import Characteristic
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing_plan import CharacterChange, MedicalRoll
-from mneme_desktop.domain.time_stops import DueRoll, RollDue
+from mneme_desktop.domain.healing.changes import CharacterChange
+from mneme_desktop.domain.healing.medical import MedicalRoll
+from mneme_desktop.domain.healing.time_stops import DueRoll, RollDue
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.rules.healing import roll_intensive_care
 from mneme_desktop.rules.wounds import WoundState, roll_dying

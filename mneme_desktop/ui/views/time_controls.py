@@ -2,9 +2,9 @@
 
 Moving the clock is one undoable command that also bleeds the bleeding, ends conditions
 whose time is up and heals everyone on a regime (see
-:func:`mneme_desktop.domain.healing_plan.advance_campaign`). It stops where a roll the rules
+:func:`mneme_desktop.domain.healing.clock.advance_campaign`). It stops where a roll the rules
 require falls due (a dying roll, an unsupervised intensive-care roll) and says so beside the
-clock, offering the roll with its odds (:mod:`mneme_desktop.domain.time_stops`).
+clock, offering the roll with its odds (:mod:`mneme_desktop.domain.healing.time_stops`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing_plan import CharacterChange, Notice
+from mneme_desktop.domain.healing.changes import CharacterChange, Notice
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.healing_commands import advance_clock

@@ -12,14 +12,14 @@ from PySide6.QtCore import QPointF, QRectF, QSize
 from PySide6.QtGui import QFontMetricsF, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from mneme_desktop.ui.widgets.hp_bar import DamageTrackWidget
-from mneme_desktop.ui.widgets.track_painter import (
+from mneme_desktop.drawing.track_painter import (
     TrackColors,
     box_at,
     box_chart_layout,
     box_chart_size_hint,
     paint_box_chart,
 )
+from mneme_desktop.ui.widgets.hp_bar import DamageTrackWidget
 
 __all__ = ["DamageBoxChart"]
 

@@ -3,7 +3,8 @@
 The widget never changes its own damage: clicks, drags and keys emit
 ``damage_requested(value, merge)`` and the hosting view pushes an undoable command, then
 calls :meth:`set_track` with the new track. That keeps undo/redo and validation in one place.
-Drawing and hit-testing live in :mod:`track_painter`, shared with the PDF exporter.
+Drawing and hit-testing live in :mod:`mneme_desktop.drawing.track_painter`, shared with the
+PDF exporter.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from mneme_desktop.rules.track import BOXES_PER_ROW, DamageTrack
-from mneme_desktop.ui.widgets.track_painter import (
+from mneme_desktop.drawing.track_painter import (
     TrackColors,
     bar_unit_center,
     bar_value_at,
@@ -35,6 +35,7 @@ from mneme_desktop.ui.widgets.track_painter import (
     paint_hp_bar,
     track_tooltip,
 )
+from mneme_desktop.rules.track import BOXES_PER_ROW, DamageTrack
 
 __all__ = ["DamageTrackWidget", "HpThresholdBar"]
 

@@ -28,16 +28,16 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from mneme_desktop.domain.healing_plan import Projection
-from mneme_desktop.rules.track import Band, DamageTrack
-from mneme_desktop.rules.wounds import wound_state
-from mneme_desktop.ui.theme import AA_GRAPHICS, legible
-from mneme_desktop.ui.widgets.track_painter import (
+from mneme_desktop.domain.healing.plan import Projection
+from mneme_desktop.drawing.contrast import AA_GRAPHICS, legible
+from mneme_desktop.drawing.track_painter import (
     TrackColors,
     band_initials,
     describe_track,
     paint_band_pattern,
 )
+from mneme_desktop.rules.track import Band, DamageTrack
+from mneme_desktop.rules.wounds import wound_state
 
 __all__ = ["PLAN_COLORS", "ChartSeries", "ProjectionChart", "day_ticks"]
 

@@ -1,7 +1,7 @@
 """Whose healing regime an advance under a plan changes, said before the referee advances.
 
 A plan is followed for the days advanced and each patient's own regime is kept (see
-:func:`mneme_desktop.domain.healing_plan.advance_character`); only a patient without a
+:func:`mneme_desktop.domain.healing.clock.advance_character`); only a patient without a
 regime is put on the plan's regime of the last day, so that progress is not lost.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from mneme_desktop.domain.campaign import Campaign
 from mneme_desktop.domain.character import ConditionKind
-from mneme_desktop.domain.healing_plan import HealingPlan
+from mneme_desktop.domain.healing.plan import HealingPlan
 
 __all__ = ["plan_regime_note"]
 

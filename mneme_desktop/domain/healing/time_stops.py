@@ -8,7 +8,7 @@ says who must roll, with the odds, before anything is rolled. The book does not 
 often the intensive-care roll is made; the project reads it as once per day of care, due
 as each day of care completes (:data:`INTENSIVE_CARE_ROLL_SECONDS`).
 
-Pure like :mod:`mneme_desktop.domain.healing_plan`: nothing here mutates the campaign.
+Pure like :mod:`mneme_desktop.domain.healing.clock`: nothing here mutates the campaign.
 """
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ from fractions import Fraction
 from mneme_desktop.domain.campaign import Campaign, JournalEntry
 from mneme_desktop.domain.character import Character, Characteristic, Condition, ConditionKind
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY, GameTime
-from mneme_desktop.domain.healing_plan import (
+from mneme_desktop.domain.healing.changes import (
     CampaignChange,
     CharacterChange,
-    HealingPlan,
     JournalChange,
-    MedicalRoll,
-    advance_campaign,
     apply_changes,
 )
+from mneme_desktop.domain.healing.clock import advance_campaign
+from mneme_desktop.domain.healing.medical import MedicalRoll
+from mneme_desktop.domain.healing.plan import HealingPlan
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.rules.checks import success_chance
 from mneme_desktop.rules.healing import INTENSIVE_CARE_DIFFICULTY, INTENSIVE_CARE_HEALING

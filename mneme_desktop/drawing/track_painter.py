@@ -27,9 +27,9 @@ from PySide6.QtGui import (
     QPolygonF,
 )
 
+from mneme_desktop.drawing.contrast import legible
 from mneme_desktop.rules.track import BOXES_PER_ROW, Band, DamageTrack, ThresholdMark
 from mneme_desktop.rules.wounds import WoundState
-from mneme_desktop.ui.theme import legible
 
 __all__ = [
     "BandColors",

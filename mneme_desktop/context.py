@@ -1,0 +1,42 @@
+"""The application context: what ``main()`` builds once and passes down (no singletons).
+
+Its own module so that the window and the entry point both import it without importing
+each other; it is light (dataclasses, platformdirs) because the window needs it before
+its first paint.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from mneme_desktop.logs import setup_logging
+from mneme_desktop.paths import AppPaths
+from mneme_desktop.settings import Settings, load_settings, save_settings
+
+log = logging.getLogger("mneme_desktop")
+
+
+@dataclass
+class AppContext:
+    """Everything the window needs, built once in ``main()`` and passed down (no singletons)."""
+
+    paths: AppPaths
+    settings: Settings
+    smoke_test: bool = False
+    errors: list[str] = field(default_factory=list)
+
+    def save_settings(self) -> None:
+        """Write the settings; a smoke test or screenshot run leaves the user's alone."""
+        if self.smoke_test:
+            return
+        try:
+            save_settings(self.settings, self.paths.settings_file)
+        except OSError as exc:
+            log.warning("Could not save settings: %s", exc)
+
+    @classmethod
+    def create(cls, paths: AppPaths | None = None, *, smoke_test: bool = False) -> AppContext:
+        paths = (paths or AppPaths.default()).ensure()
+        setup_logging(paths)
+        return cls(paths=paths, settings=load_settings(paths.settings_file), smoke_test=smoke_test)

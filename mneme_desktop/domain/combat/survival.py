@@ -1,0 +1,174 @@
+"""What wounds do between blows: bleeding a point a minute, the dying roll each round and
+the massive-damage roll, with the wound penalties in their DMs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from mneme_desktop.domain.campaign import Campaign
+from mneme_desktop.domain.character import Character, Condition, ConditionKind, DamageRecord
+from mneme_desktop.domain.combat.common import CombatError, _combatant, _signed, _state, _state_note
+from mneme_desktop.domain.combat.edits import EncounterPatch, PatchBuilder
+from mneme_desktop.domain.encounter import Combatant, Encounter
+from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.domain.roll_terms import survival_terms, terms_text
+from mneme_desktop.rules.actions import ROUND_SECONDS
+from mneme_desktop.rules.checks import check_from_dice, roll_check
+from mneme_desktop.rules.wounds import (
+    BLEED_INTERVAL_ROUNDS,
+    DYING_DIFFICULTY,
+    MASSIVE_DAMAGE_DIFFICULTY,
+    SurvivalRoll,
+    WoundState,
+    bleeding_damage_between,
+)
+
+
+def bleeding_ticks(
+    condition: Condition, encounter: Encounter, from_round: int, to_round: int,
+    from_time: GameTime, to_time: GameTime,
+) -> int:
+    """Points bled between two moments: 1 a minute, the first a minute after the wound.
+
+    A wound taken in this encounter counts in rounds (10 rounds a minute, from its round);
+    one from elsewhere counts in game time from when it started.
+    """
+    if condition.kind is not ConditionKind.BLEEDING:
+        return 0
+    if condition.encounter_id == encounter.id and condition.started_round is not None:
+        return bleeding_damage_between(condition.started_round, from_round, to_round)
+    if condition.started_at is None:
+        return 0
+    start = condition.started_at.total_seconds
+    minute = BLEED_INTERVAL_ROUNDS * ROUND_SECONDS
+
+    def ticks(moment: GameTime) -> int:
+        return max(0, (moment.total_seconds - start) // minute)
+
+    return ticks(to_time) - ticks(from_time)
+
+
+def _bleed(
+    builder: PatchBuilder, combatant: Combatant, points: int, round_number: int, now: GameTime
+) -> None:
+    before = _state(builder.campaign, builder.character(combatant))
+    character = builder.edit_character(combatant)
+    character.damage += points
+    character.damage_history.append(
+        DamageRecord(amount=points, source="Bleeding", at=now, round=round_number,
+                     encounter_id=builder.encounter.id)
+    )
+    after = _state(builder.campaign, character)
+    changes = [_state_note(character, after)] if after is not before else []
+    builder.log(
+        actor="Bleeding", target_id=combatant.id, target=character.name, action="Bleeding",
+        damage=[1] * points, state_changes=changes,
+        text=f"{character.name} bleeds: {points} damage (1 a minute until first aid)",
+    )
+
+
+def _dying_outcome(
+    builder: PatchBuilder, combatant: Combatant, roll: SurvivalRoll, how: str
+) -> None:
+    character = builder.character(combatant)
+    check = roll.check
+    changes = []
+    if not roll.survived:
+        edited = builder.edit_character(combatant)
+        edited.conditions.append(
+            Condition(kind=ConditionKind.DEAD, detail="failed dying roll",
+                      started_at=builder.now, started_round=builder.round,
+                      encounter_id=builder.encounter.id)
+        )
+        changes.append(f"{character.name}: Dead")
+    verdict = "survives the round" if roll.survived else "dies"
+    builder.log(
+        actor=character.name, actor_id=combatant.id, target_id=combatant.id,
+        target=character.name, action="Dying roll", dice=list(check.dice),
+        modifier=check.modifier, difficulty=check.difficulty, effect=check.effect,
+        state_changes=changes,
+        text=f"Dying roll ({how}): DM {_signed(check.modifier)} "
+        f"({terms_text(survival_terms(character))}) vs "
+        f"{DYING_DIFFICULTY}: {check.total}, {character.name} {verdict}",
+    )
+
+
+def _roll_survival(
+    character: Character, difficulty: int, rng: random.Random | None = None,
+    dice: Sequence[int] | None = None,
+) -> SurvivalRoll:
+    """A dying (vs 4) or massive-damage (vs 8) roll: END DM with the wounds of
+    :func:`~mneme_desktop.domain.roll_terms.survival_terms`, rolled or from the table."""
+    modifier = sum(term.value for term in survival_terms(character))
+    if dice is not None:
+        return SurvivalRoll(check_from_dice(dice, modifier, difficulty))
+    if rng is None:
+        raise ValueError("a survival roll needs a random generator or the dice rolled")
+    return SurvivalRoll(roll_check(rng, modifier, difficulty))
+
+
+def dying_roll_patch(
+    campaign: Campaign, encounter: Encounter, combatant_id: str,
+    rng: random.Random | None = None, dice: Sequence[int] | None = None,
+) -> EncounterPatch:
+    """This round's dying roll (END vs 4 with wound penalties), rolled or from the table."""
+    combatant = _combatant(encounter, combatant_id)
+    character = campaign.combatant_character(combatant)
+    if _state(campaign, character) is not WoundState.DYING:
+        raise CombatError(f"{character.name} is not dying")
+    if dice is None and rng is None:
+        raise ValueError("a dying roll needs a random generator or the dice rolled")
+    roll = _roll_survival(character, DYING_DIFFICULTY, rng, dice)
+    how = "dice at the table" if dice is not None else "rolled"
+    builder = PatchBuilder(campaign, encounter)
+    _dying_outcome(builder, combatant, roll, how)
+    return builder.build(f"{character.name}: dying roll")
+
+
+def _massive_outcome(
+    builder: PatchBuilder, combatant: Combatant, roll: SurvivalRoll, how: str
+) -> list[str]:
+    character = builder.edit_character(combatant)
+    if roll.survived:
+        character.conditions.append(
+            Condition(kind=ConditionKind.CRIPPLED, detail="massive damage",
+                      started_at=builder.now, started_round=builder.round,
+                      encounter_id=builder.encounter.id)
+        )
+        result = [f"{character.name}: survives massive damage, Crippled"]
+    else:
+        character.conditions.append(
+            Condition(kind=ConditionKind.DEAD, detail="massive damage",
+                      started_at=builder.now, started_round=builder.round,
+                      encounter_id=builder.encounter.id)
+        )
+        result = [f"{character.name}: Dead (massive damage)"]
+    check = roll.check
+    builder.log(
+        actor=character.name, actor_id=combatant.id, target_id=combatant.id,
+        target=character.name, action="Massive damage roll", dice=list(check.dice),
+        modifier=check.modifier, difficulty=check.difficulty, effect=check.effect,
+        state_changes=result,
+        text=f"Massive damage roll ({how}): DM {_signed(check.modifier)} "
+        f"({terms_text(survival_terms(character))}) vs {MASSIVE_DAMAGE_DIFFICULTY}: "
+        f"{check.total}",
+    )
+    return result
+
+
+def massive_damage_patch(
+    campaign: Campaign, encounter: Encounter, combatant_id: str,
+    rng: random.Random | None = None, dice: Sequence[int] | None = None,
+) -> EncounterPatch:
+    """A massive-damage roll (END vs 8 with wound penalties) asked for by the referee."""
+    combatant = _combatant(encounter, combatant_id)
+    character = campaign.combatant_character(combatant)
+    if dice is None and rng is None:
+        raise ValueError("a massive-damage roll needs a random generator or the dice rolled")
+    roll = _roll_survival(character, MASSIVE_DAMAGE_DIFFICULTY, rng, dice)
+    how = "dice at the table" if dice is not None else "rolled"
+    builder = PatchBuilder(campaign, encounter)
+    _massive_outcome(builder, combatant, roll, how)
+    return builder.build(f"{character.name}: massive damage roll")

@@ -1,0 +1,139 @@
+"""Extended actions that fill a combatant's rounds, first aid above all: starting, working
+a round at a time, completing (healing, stopping bleeding, stabilising) and aborting.
+"""
+
+from __future__ import annotations
+
+from mneme_desktop.domain.campaign import Campaign
+from mneme_desktop.domain.character import Character, Characteristic, Condition, ConditionKind
+from mneme_desktop.domain.combat.actions import _spend
+from mneme_desktop.domain.combat.common import (
+    CombatError,
+    _combatant,
+    _name,
+    _signed,
+    _state,
+    _state_note,
+)
+from mneme_desktop.domain.combat.edits import EncounterPatch, PatchBuilder
+from mneme_desktop.domain.encounter import Combatant, Encounter, ExtendedTask
+from mneme_desktop.domain.medic_check import medic_modifier
+from mneme_desktop.rules.actions import FIRST_AID_ROUNDS, ActionKind, ExtendedAction
+from mneme_desktop.rules.checks import CheckResult
+from mneme_desktop.rules.healing import first_aid_healing
+from mneme_desktop.rules.wounds import WoundState
+
+
+def first_aid_modifier(character: Character) -> int:
+    """DM of a first-aid check: the medic's DM the Healing view uses too (Medic level,
+    unskilled -3, + EDU DM + wound penalty); the referee can change it."""
+    return medic_modifier(character).total
+
+
+def start_task_patch(
+    campaign: Campaign, encounter: Encounter, combatant_id: str, description: str,
+    rounds: int = FIRST_AID_ROUNDS, target_id: str | None = None, first_aid: bool = False,
+) -> EncounterPatch:
+    """Begin an extended action (first aid: 30 rounds) that fills the combatant's rounds."""
+    combatant = _combatant(encounter, combatant_id)
+    if combatant.extended_task is not None:
+        raise CombatError(
+            f"{_name(campaign, combatant)} is already busy with "
+            f"{combatant.extended_task.description}: finish or abort it first"
+        )
+    if target_id is not None:
+        _combatant(encounter, target_id)
+    if first_aid and target_id is None:
+        raise CombatError("first aid needs a patient")
+    task = ExtendedTask.from_rules(description, ExtendedAction.start(rounds))
+    task = task.model_copy(update={"target_id": target_id, "first_aid": first_aid})
+    builder = PatchBuilder(campaign, encounter)
+    builder.set(combatant, "extended_task", task)
+    name = _name(campaign, combatant)
+    builder.log(actor_id=combatant.id, actor=name, action="Extended action",
+                action_kind=ActionKind.FULL, target_id=target_id,
+                target=_name(campaign, _combatant(encounter, target_id)) if target_id else "",
+                text=f"{name} starts {description} ({rounds} rounds)")
+    return builder.build(f"{name}: start {description}")
+
+
+def work_task_patch(
+    campaign: Campaign, encounter: Encounter, combatant_id: str, check: CheckResult
+) -> EncounterPatch:
+    """One round on the extended action (a full action): it counts one round, the Success
+    Effect shortens what is left, a Fail Effect loses progress. Completed first aid heals
+    its Effect (at least 1), stops bleeding and stabilises a dying patient for END hours."""
+    combatant = _combatant(encounter, combatant_id)
+    task = combatant.extended_task
+    if task is None:
+        raise CombatError(f"{_name(campaign, combatant)} has no extended action under way")
+    builder = PatchBuilder(campaign, encounter)
+    name = _name(campaign, combatant)
+    _spend(builder, combatant, ActionKind.FULL, f"work on {task.description}")
+    progress = task.to_rules().advance(check.effect)
+    changes: list[str] = []
+    if progress.done:
+        builder.set(combatant, "extended_task", None)
+        changes.append(f"{name}: {task.description} complete")
+        if task.first_aid and task.target_id is not None:
+            changes += _complete_first_aid(builder, _combatant(encounter, task.target_id), check)
+    else:
+        builder.set(combatant, "extended_task", task.model_copy(update={
+            "remaining_rounds": progress.remaining_rounds,
+            "rounds_taken": progress.rounds_taken,
+        }))
+    builder.log(
+        actor_id=combatant.id, actor=name, action=task.description,
+        action_kind=ActionKind.FULL, target_id=task.target_id, dice=list(check.dice),
+        modifier=check.modifier, difficulty=check.difficulty, effect=check.effect,
+        state_changes=changes,
+        text=f"{task.description}: Effect {_signed(check.effect)}, "
+        f"{progress.remaining_rounds} of {task.total_rounds} rounds left",
+    )
+    return builder.build(f"{name}: {task.description}")
+
+
+def _complete_first_aid(
+    builder: PatchBuilder, patient: Combatant, check: CheckResult
+) -> list[str]:
+    character = builder.edit_character(patient)
+    healed = min(character.damage, first_aid_healing(max(0, check.effect)))
+    changes = []
+    before = _state(builder.campaign, character)
+    character.damage -= healed
+    if healed:
+        changes.append(f"{character.name}: first aid heals {healed}")
+    if character.has_condition(ConditionKind.BLEEDING):
+        character.conditions = [
+            c for c in character.conditions if c.kind is not ConditionKind.BLEEDING
+        ]
+        changes.append(f"{character.name}: bleeding stopped")
+    if _state(builder.campaign, character) is WoundState.DYING or before is WoundState.DYING:
+        endurance = character.characteristic(Characteristic.END) or 0
+        if _state(builder.campaign, character) is WoundState.DYING:
+            character.conditions.append(Condition(
+                kind=ConditionKind.STABILISED, detail="first aid", started_at=builder.now,
+                started_round=builder.round, encounter_id=builder.encounter.id,
+                expires_at=builder.now.advance(hours=endurance),
+            ))
+            changes.append(f"{character.name}: stabilised for {endurance} hours")
+    after = _state(builder.campaign, character)
+    if after is not before:
+        changes.append(_state_note(character, after))
+    return changes
+
+
+def abort_task_patch(
+    campaign: Campaign, encounter: Encounter, combatant_id: str
+) -> EncounterPatch:
+    combatant = _combatant(encounter, combatant_id)
+    task = combatant.extended_task
+    if task is None:
+        raise CombatError(f"{_name(campaign, combatant)} has no extended action to abort")
+    builder = PatchBuilder(campaign, encounter)
+    builder.set(combatant, "extended_task", None)
+    name = _name(campaign, combatant)
+    builder.log(actor_id=combatant.id, actor=name, action="Abort",
+                text=f"{name} aborts {task.description} "
+                f"({task.remaining_rounds} of {task.total_rounds} rounds were left)")
+    return builder.build(f"{name}: abort {task.description}")

@@ -1,0 +1,216 @@
+"""Turns and rounds: starting, passing the turn, delaying, new rounds and ending the fight
+(with what it leaves open).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from mneme_desktop.domain.campaign import Campaign
+from mneme_desktop.domain.character import ConditionKind
+from mneme_desktop.domain.combat.common import CombatError, _has_active, _join, _name, _state
+from mneme_desktop.domain.combat.edits import EncounterPatch, PatchBuilder
+from mneme_desktop.domain.combat.status import can_act
+from mneme_desktop.domain.combat.survival import (
+    _bleed,
+    _dying_outcome,
+    _roll_survival,
+    bleeding_ticks,
+)
+from mneme_desktop.domain.encounter import Combatant, Encounter
+from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.rules.wounds import DYING_DIFFICULTY, WoundState
+
+
+def _first_able(
+    campaign: Campaign, order: Sequence[Combatant], start: int,
+    builder: PatchBuilder | None = None,
+) -> int | None:
+    """The first place from ``start`` whose combatant can act (judged on the sheets as
+    ``builder`` has left them, if given)."""
+    for index in range(start, len(order)):
+        combatant = order[index]
+        sheet = builder.character(combatant) if builder is not None else None
+        if can_act(campaign, combatant, sheet):
+            return index
+    return None
+
+
+def start_patch(campaign: Campaign, encounter: Encounter) -> EncounterPatch:
+    """Round 1 begins with the highest initiative; the clock starts."""
+    if encounter.started and not encounter.ended:
+        raise CombatError("the encounter is already under way")
+    order = encounter.initiative_order()
+    if not order:
+        raise CombatError("add combatants before starting the encounter")
+    missing = [_name(campaign, c) for c in order if c.initiative is None]
+    if len(missing) == len(order):
+        raise CombatError("roll or enter initiative before starting the encounter")
+    builder = PatchBuilder(campaign, encounter)
+    builder.set_encounter("round", 1)
+    builder.set_encounter("ended", False)
+    builder.set_encounter("started_at", campaign.game_time)
+    builder.set_encounter("turn_index", _first_able(campaign, order, 0) or 0)
+    for combatant in encounter.combatants:
+        builder.set(combatant, "actions_spent", 0)
+        builder.set(combatant, "delayed", False)
+    text = "Round 1 begins"
+    if missing:
+        text += f"; without initiative, acting last: {_join(missing)}"
+    builder.log(actor="Referee", action="Round", text=text)
+    return builder.build("Start encounter")
+
+
+def _require_running(encounter: Encounter) -> None:
+    if not encounter.started:
+        raise CombatError("start the encounter first")
+    if encounter.ended:
+        raise CombatError("the encounter has ended")
+
+
+def next_turn_patch(
+    campaign: Campaign, encounter: Encounter, rng: random.Random, auto_dying: bool = True
+) -> EncounterPatch:
+    """Pass the turn to the next combatant who can act; past the last, a new round."""
+    _require_running(encounter)
+    builder = PatchBuilder(campaign, encounter)
+    if _advance(builder, rng, auto_dying):
+        return builder.build(f"Round {builder.round}")
+    current = encounter.initiative_order()[builder.turn_index]
+    return builder.build(f"Next turn: {_name(campaign, current)}")
+
+
+def _advance(builder: PatchBuilder, rng: random.Random, auto_dying: bool) -> bool:
+    """Move the turn on; True when that began a new round."""
+    order = builder.encounter.initiative_order()
+    following = _first_able(builder.campaign, order, builder.turn_index + 1, builder)
+    if following is not None:
+        builder.set_encounter("turn_index", following)
+        return False
+    _new_round(builder, rng, auto_dying)
+    return True
+
+
+def previous_turn_patch(campaign: Campaign, encounter: Encounter) -> EncounterPatch:
+    """Back to the previous combatant in this round. Earlier rounds are reached with Undo,
+    which also takes back that round's bleeding and dying rolls."""
+    _require_running(encounter)
+    order = encounter.initiative_order()
+    index = min(encounter.turn_index, len(order) - 1) - 1
+    while index >= 0 and not can_act(campaign, order[index]):
+        index -= 1
+    if index < 0:
+        raise CombatError(
+            "this is the first turn of the round: use Undo (Ctrl+Z) to go back into the "
+            "previous round"
+        )
+    builder = PatchBuilder(campaign, encounter)
+    builder.set_encounter("turn_index", index)
+    return builder.build(f"Previous turn: {_name(campaign, order[index])}")
+
+
+def end_round_patch(
+    campaign: Campaign, encounter: Encounter, rng: random.Random, auto_dying: bool = True
+) -> EncounterPatch:
+    """Everyone has acted (or passes): the referee declares the round over."""
+    _require_running(encounter)
+    builder = PatchBuilder(campaign, encounter)
+    _new_round(builder, rng, auto_dying)
+    return builder.build(f"End round {encounter.round}")
+
+
+def delay_patch(
+    campaign: Campaign, encounter: Encounter, rng: random.Random, auto_dying: bool = True
+) -> EncounterPatch:
+    """The current combatant holds their turn: marked delayed, the turn passes on. They act
+    later this round by taking actions from their row (which clears the mark); an unused
+    delay is lost when the round ends."""
+    _require_running(encounter)
+    current = encounter.current_combatant
+    if current is None:
+        raise CombatError("nobody has the turn")
+    name = _name(campaign, current)
+    builder = PatchBuilder(campaign, encounter)
+    builder.set(current, "delayed", True)
+    entry = builder.log(actor_id=current.id, actor=name, action="Delay",
+                        text=f"{name} delays; act later this round from their row")
+    if _advance(builder, rng, auto_dying):
+        entry.text = f"{name} delays at the end of the round: the delay is lost"
+    return builder.build(f"{name} delays")
+
+
+def loose_ends(campaign: Campaign, encounter: Encounter) -> tuple[str, ...]:
+    """Who leaves the fight dying, bleeding, stabilised or mid-task: what the referee is
+    asked to confirm before "End fight", and what the log keeps of it."""
+    lines: list[str] = []
+    now = campaign.game_time
+    for combatant in encounter.combatants:
+        character = campaign.combatant_character(combatant)
+        if _has_active(character, ConditionKind.DEAD, now):
+            continue
+        notes: list[str] = []
+        if _state(campaign, character) is WoundState.DYING:
+            stable = _has_active(character, ConditionKind.STABILISED, now)
+            notes.append("dying, stabilised" if stable else "dying")
+        elif _has_active(character, ConditionKind.STABILISED, now):
+            notes.append("stabilised")
+        if _has_active(character, ConditionKind.BLEEDING, now):
+            notes.append("bleeding")
+        task = combatant.extended_task
+        if task is not None:
+            notes.append(f"mid-task ({task.description})")
+        if notes:
+            lines.append(f"{character.name}: {', '.join(notes)}")
+    return tuple(lines)
+
+
+def end_encounter_patch(campaign: Campaign, encounter: Encounter) -> EncounterPatch:
+    """End the fight; whoever is left dying, bleeding, stabilised or mid-task is logged."""
+    _require_running(encounter)
+    builder = PatchBuilder(campaign, encounter)
+    builder.set_encounter("ended", True)
+    text = f"Encounter ends in round {encounter.round}"
+    ends = loose_ends(campaign, encounter)
+    if ends:
+        text += ". Left open: " + "; ".join(ends)
+    builder.log(actor="Referee", action="End", text=text)
+    return builder.build("End encounter")
+
+
+def _new_round(builder: PatchBuilder, rng: random.Random, auto_dying: bool) -> None:
+    """A new round: actions back, the clock moves six seconds, bleeding and dying tick."""
+    campaign, encounter = builder.campaign, builder.encounter
+    old_round, old_time = builder.round, builder.now
+    new_round = old_round + 1
+    new_time = old_time.advance(rounds=1)
+    builder.set_encounter("round", new_round)
+    builder.set_time(new_time)
+    for combatant in encounter.combatants:
+        if builder.get(combatant, "actions_spent"):
+            builder.set(combatant, "actions_spent", 0)
+        if builder.get(combatant, "delayed"):
+            builder.set(combatant, "delayed", False)
+    builder.log(actor="Referee", action="Round", text=f"Round {new_round} begins")
+    order = encounter.initiative_order()
+    for combatant in order:
+        character = builder.character(combatant)
+        bleeding = sorted(
+            character.conditions_of(ConditionKind.BLEEDING),
+            key=lambda c: (c.started_round or 0, c.started_at or GameTime()),
+        )
+        if bleeding and _state(campaign, character) is not WoundState.DEAD:
+            points = bleeding_ticks(bleeding[0], encounter, old_round, new_round,
+                                    old_time, new_time)
+            if points:
+                _bleed(builder, combatant, points, new_round, new_time)
+        if auto_dying:
+            character = builder.character(combatant)
+            if (
+                character.damage > character.hit_points
+                and _state(campaign, character) is WoundState.DYING
+                and not _has_active(character, ConditionKind.STABILISED, new_time)
+            ):
+                _dying_outcome(builder, combatant, _roll_survival(
+                    character, DYING_DIFFICULTY, rng=rng), "rolled")
+    builder.set_encounter("turn_index", _first_able(campaign, order, 0, builder) or 0)

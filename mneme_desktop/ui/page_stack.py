@@ -1,0 +1,132 @@
+"""The main window's central area: one page per kind of item, each view built when first
+shown (a campaign opens faster when the encounter and healing views wait until asked for).
+
+Qt only at import: the window builds this before its first paint; the views, which need
+pydantic and the campaign, are imported when first shown.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+from mneme_desktop.ui.models.navigator_nodes import Group, Node
+from mneme_desktop.ui.widgets.plain_text import set_rich_text
+
+if TYPE_CHECKING:
+    from mneme_desktop.ui.document import CampaignDocument
+    from mneme_desktop.ui.views.character_sheet import CharacterSheetView
+    from mneme_desktop.ui.views.encounter_view import EncounterView
+    from mneme_desktop.ui.views.healing_view import HealingView
+
+
+class Page:
+    EMPTY = 0
+    SHEET = 1
+    ENCOUNTER = 2
+    HEALING = 3
+
+
+_HINTS = {
+    Group.PLAYERS: "Add a player character with Campaign ▸ Add Player Character "
+                   "(Ctrl+Shift+P), or import one with File ▸ Import Character.",
+    Group.NPCS: "Add an NPC with Campaign ▸ Add NPC (Ctrl+Shift+N).",
+    Group.LIBRARY: "Adversary templates are stat blocks that encounters copy: "
+                   "Campaign ▸ Add Adversary Template (Ctrl+Shift+T).",
+    Group.ENCOUNTERS: "Set up a fight with Campaign ▸ Add Encounter (Ctrl+Shift+E).",
+}
+
+
+class PageStack(QStackedWidget):
+    """The pages of one document: empty (with a hint), sheet, encounter and healing."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("central_stack")
+        empty = QWidget()
+        layout = QVBoxLayout(empty)
+        self.empty_label = QLabel()
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        layout.addWidget(self.empty_label)
+        self.addWidget(empty)
+        for _page in (Page.SHEET, Page.ENCOUNTER, Page.HEALING):
+            self.addWidget(QWidget())  # stands in until the view is first shown
+        self._document: CampaignDocument | None = None
+        self.sheet_view: CharacterSheetView | None = None
+        self.encounter_view: EncounterView | None = None
+        self.healing_view: HealingView | None = None
+
+    def set_document(self, document: CampaignDocument) -> None:
+        """Drop the old document's views; each view is built the first time it is shown."""
+        for page, view in ((Page.SHEET, self.sheet_view), (Page.ENCOUNTER, self.encounter_view),
+                           (Page.HEALING, self.healing_view)):
+            if view is not None:
+                self._set_page(page, QWidget())
+        self.sheet_view = self.encounter_view = self.healing_view = None
+        self._document = document
+
+    def _set_page(self, page: int, widget: QWidget) -> None:
+        """Put ``widget`` at ``page`` in the stack, in place of what was there."""
+        old = self.widget(page)
+        self.insertWidget(page, widget)
+        if old is not None:
+            self.removeWidget(old)
+            old.deleteLater()
+
+    def sheet(self) -> CharacterSheetView:
+        if self.sheet_view is None:
+            from mneme_desktop.ui.views.character_sheet import CharacterSheetView
+
+            assert self._document is not None
+            self.sheet_view = CharacterSheetView(self._document)
+            self._set_page(Page.SHEET, self.sheet_view)
+        return self.sheet_view
+
+    def encounter(self) -> EncounterView:
+        if self.encounter_view is None:
+            from mneme_desktop.ui.views.encounter_view import EncounterView
+
+            assert self._document is not None
+            self.encounter_view = EncounterView(self._document)
+            self._set_page(Page.ENCOUNTER, self.encounter_view)
+        return self.encounter_view
+
+    def healing(self) -> HealingView:
+        if self.healing_view is None:
+            from mneme_desktop.ui.views.healing_view import HealingView
+
+            assert self._document is not None
+            self.healing_view = HealingView(self._document)
+            self._set_page(Page.HEALING, self.healing_view)
+        return self.healing_view
+
+    def show_opening(self, name: str) -> None:
+        set_rich_text(self.empty_label, "<h2>Opening {}…</h2>", name)
+        self.setCurrentIndex(Page.EMPTY)
+
+    def show_empty(self, node: Node | None) -> None:
+        """The empty page: for a group heading, how to add to it; else, what to choose."""
+        if node is not None and node.is_group:
+            set_rich_text(self.empty_label, "<h2>{}</h2><p>{}</p>", node.group.label,
+                          _HINTS[node.group])
+        else:
+            set_rich_text(self.empty_label, "<h2>Nothing selected</h2><p>Choose a character or "
+                          "an encounter in the campaign navigator.</p>")
+        self.setCurrentIndex(Page.EMPTY)
+
+    def shown_entity_id(self) -> str | None:
+        """The navigator item the current page shows (a template for its stat block)."""
+        page = self.currentIndex()
+        document = self._document
+        if document is None:
+            return None
+        if page == Page.SHEET and self.sheet_view is not None:
+            character_id = self.sheet_view.character_id()
+            template = document.template_of_stats(character_id) if character_id else None
+            return template.id if template is not None else character_id
+        if page == Page.ENCOUNTER and self.encounter_view is not None:
+            return self.encounter_view.encounter_id()
+        return None

@@ -1,0 +1,246 @@
+"""The Healing view's Infirmary tab: medics, supervision and facilities, and every
+patient's care load against the capacity, with a warning and the fixes when over it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mneme_desktop.domain.healing.infirmary import Infirmary, Medic, infirmary_report
+from mneme_desktop.ui.healing_commands import set_infirmary, supports_stored_infirmary
+from mneme_desktop.ui.models.healing_models import InfirmaryLoadModel, InfirmaryStaffModel
+from mneme_desktop.ui.views.healing_page import NOTE_STYLE, WARNING_STYLE, HealingPage, table_view
+from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
+from mneme_desktop.ui.widgets.plain_text import set_rich_text
+
+__all__ = ["InfirmaryTab"]
+
+
+class InfirmaryTab(HealingPage):
+    """The Infirmary tab of the Healing view: the staff, the facilities and the load."""
+
+    if TYPE_CHECKING:
+        def _update_event_form(self, *_: object) -> None: ...
+
+    def _build_infirmary(self) -> QWidget:
+        page = QWidget(self)
+        self.staff_model = InfirmaryStaffModel(self.infirmary, self)
+        self.staff_table = table_view(self.staff_model, page, "infirmaryStaff")
+        self.staff_table.setItemDelegate(SheetItemDelegate(self.staff_table))
+        self.staff_table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.Stretch)
+        self.add_medic_button = QPushButton("Add medic", page)
+        self.add_medic_button.setObjectName("addMedic")
+        self.add_medic_level_spin = QSpinBox(page)
+        self.add_medic_level_spin.setObjectName("addMedicLevel")
+        self.add_medic_level_spin.setRange(0, 15)
+        self.add_medic_level_spin.setPrefix("Medic ")
+        self.add_from_combo = QComboBox(page)
+        self.add_from_combo.setObjectName("addMedicFrom")
+        self.add_from_button = QPushButton("Add as medic", page)
+        self.add_from_button.setObjectName("addMedicCharacter")
+        self.remove_medic_button = QPushButton("Remove medic", page)
+        self.remove_medic_button.setObjectName("removeMedic")
+        self.supervisor_spin = QSpinBox(page)
+        self.supervisor_spin.setObjectName("supervisorLevel")
+        self.supervisor_spin.setRange(-1, 15)
+        self.supervisor_spin.setSpecialValueText("no supervisor")
+        self.supervisor_spin.setPrefix("Medic ")
+        self.supervisor_spin.setValue(-1)
+        self.supervisor_name_edit = QLineEdit(page)
+        self.supervisor_name_edit.setObjectName("supervisorName")
+        self.supervisor_name_edit.setPlaceholderText("Supervisor's name")
+        self.sickbay_check = QCheckBox("Hospital or sickbay at hand (surgery needs one)", page)
+        self.sickbay_check.setObjectName("infirmarySickbay")
+        self.ai_check = QCheckBox("AI sickbay supervises intensive care", page)
+        self.ai_check.setObjectName("infirmaryAi")
+        self.load_model = InfirmaryLoadModel(self)
+        self.load_table = table_view(self.load_model, page, "infirmaryLoad")
+        self.load_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.load_table.horizontalHeader().setSectionResizeMode(
+            InfirmaryLoadModel.NAME, QHeaderView.ResizeMode.Stretch)
+        self.capacity_label = QLabel(page)
+        self.capacity_label.setObjectName("infirmaryCapacity")
+        self.capacity_label.setWordWrap(True)
+        self.warning_label = QLabel(page)
+        self.warning_label.setObjectName("infirmaryWarning")
+        self.warning_label.setWordWrap(True)
+        self.warning_label.setStyleSheet(WARNING_STYLE)
+        self.warning_label.hide()
+        self.monitoring_label = QLabel(page)
+        self.monitoring_label.setObjectName("infirmaryMonitoring")
+        self.monitoring_label.setWordWrap(True)
+        self.monitoring_label.setStyleSheet(NOTE_STYLE)
+        self.storage_label = QLabel(page)
+        self.storage_label.setWordWrap(True)
+        self.storage_label.setStyleSheet(NOTE_STYLE)
+        if not supports_stored_infirmary():
+            self.storage_label.setText(
+                "The infirmary is kept while this view is open; it is not yet saved with the "
+                "campaign.")
+
+        staff_box = QGroupBox("Medics", page)
+        staff_layout = QVBoxLayout(staff_box)
+        staff_layout.addWidget(self.staff_table, 1)
+        add_row = QHBoxLayout()
+        add_row.addWidget(self.add_medic_level_spin)
+        add_row.addWidget(self.add_medic_button)
+        add_row.addStretch(1)
+        add_row.addWidget(self.remove_medic_button)
+        staff_layout.addLayout(add_row)
+        from_row = QHBoxLayout()
+        from_row.addWidget(self.add_from_combo, 1)
+        from_row.addWidget(self.add_from_button)
+        staff_layout.addLayout(from_row)
+        supervisor_row = QHBoxLayout()
+        supervisor_row.addWidget(QLabel("Supervisor", page))
+        supervisor_row.addWidget(self.supervisor_spin)
+        supervisor_row.addWidget(self.supervisor_name_edit, 1)
+        staff_layout.addLayout(supervisor_row)
+        staff_layout.addWidget(self.sickbay_check)
+        staff_layout.addWidget(self.ai_check)
+        staff_layout.addWidget(self.storage_label)
+
+        load_box = QGroupBox("Patients under care", page)
+        load_layout = QVBoxLayout(load_box)
+        load_layout.addWidget(self.load_table, 1)
+        load_layout.addWidget(self.capacity_label)
+        load_layout.addWidget(self.warning_label)
+        load_layout.addWidget(self.monitoring_label)
+
+        layout = QHBoxLayout(page)
+        layout.addWidget(staff_box, 1)
+        layout.addWidget(load_box, 1)
+
+        self.staff_model.infirmary_edited.connect(
+            lambda infirmary: self._store_infirmary(infirmary, "Edit medic"))
+        self.staff_model.edit_rejected.connect(self._error)
+        self.add_medic_button.clicked.connect(self._add_medic)
+        self.add_from_button.clicked.connect(self._add_medic_character)
+        self.remove_medic_button.clicked.connect(self._remove_medic)
+        self.supervisor_spin.valueChanged.connect(self._supervisor_edited)
+        self.supervisor_name_edit.editingFinished.connect(self._supervisor_edited)
+        self.sickbay_check.toggled.connect(self._facilities_edited)
+        self.ai_check.toggled.connect(self._facilities_edited)
+        return page
+
+    def _store_infirmary(self, infirmary: Infirmary, text: str) -> None:
+        if supports_stored_infirmary():
+            set_infirmary(self.document, infirmary, text)
+        else:
+            self._local_infirmary = infirmary.model_copy(deep=True)
+        self._refresh_infirmary()
+
+    def _refresh_infirmary(self, *_: object) -> None:
+        infirmary = self.infirmary
+        if self.staff_model.infirmary != infirmary:
+            self.staff_model.set_infirmary(infirmary)
+        for widget, value in (
+            (self.sickbay_check, infirmary.sickbay),
+            (self.ai_check, infirmary.ai_supervision),
+        ):
+            widget.blockSignals(True)
+            widget.setChecked(value)
+            widget.blockSignals(False)
+        supervisor = infirmary.supervisor
+        self.supervisor_spin.blockSignals(True)
+        self.supervisor_spin.setValue(-1 if supervisor is None else supervisor.level)
+        self.supervisor_spin.blockSignals(False)
+        if supervisor is not None and not self.supervisor_name_edit.hasFocus():
+            self.supervisor_name_edit.setText(supervisor.name)
+        self.supervisor_name_edit.setEnabled(supervisor is not None)
+        self.remove_medic_button.setEnabled(bool(infirmary.medics))
+        report = infirmary_report(infirmary, self.document.campaign.characters,
+                                  self.document.threshold_basis)
+        self.load_model.set_report(report)
+        capacity = report.capacity
+        parts = [f"staff {capacity.staff}"]
+        if capacity.supervision_bonus:
+            parts.append(f"doubled by the supervisor +{capacity.supervision_bonus}")
+        if capacity.supervisor:
+            parts.append(f"supervisor {capacity.supervisor}")
+        self.capacity_label.setText(
+            f"{report.summary}.\nCapacity = " + " + ".join(parts)
+            + " (8 x 2^Medic level each).")
+        if report.over_capacity:
+            set_rich_text(self.warning_label, "<b>{}</b>" + "<br>{}" * len(report.fixes),
+                          report.warning, *report.fixes)
+            self.warning_label.show()
+        else:
+            self.warning_label.clear()
+            self.warning_label.hide()
+        self.monitoring_label.setText(
+            f"Note: {report.monitoring_note} The capacity above uses the care figure, "
+            "8 x 2^level light-care patients per medic.")
+        if hasattr(self, "roll_button"):
+            self._update_event_form()
+
+    def _add_medic(self) -> None:
+        infirmary = self.infirmary.model_copy(deep=True)
+        level = self.add_medic_level_spin.value()
+        number = len(infirmary.medics) + 1
+        infirmary.medics.append(Medic(name=f"Staff medic {number}", level=level))
+        self._store_infirmary(infirmary, "Add medic")
+
+    def _add_medic_character(self) -> None:
+        character_id = self.add_from_combo.currentData()
+        character = (None if character_id is None
+                     else self.document.campaign.find_character(character_id))
+        if character is None:
+            return
+        level = character.skill_level("Medic")
+        if level is None:
+            self._error(f"{character.name} has no Medic skill")
+            return
+        infirmary = self.infirmary.model_copy(deep=True)
+        if any(m.character_id == character.id for m in infirmary.medics):
+            self._error(f"{character.name} is already one of the medics")
+            return
+        infirmary.medics.append(Medic(name=character.name, level=level,
+                                      character_id=character.id))
+        self._store_infirmary(infirmary, f"Add {character.name} as medic")
+
+    def _remove_medic(self) -> None:
+        infirmary = self.infirmary.model_copy(deep=True)
+        if not infirmary.medics:
+            return
+        row = self.staff_table.currentIndex().row()
+        row = row if 0 <= row < len(infirmary.medics) else len(infirmary.medics) - 1
+        removed = infirmary.medics.pop(row)
+        self._store_infirmary(infirmary, f"Remove {removed.name}")
+
+    def _supervisor_edited(self, *_: object) -> None:
+        infirmary = self.infirmary.model_copy(deep=True)
+        level = self.supervisor_spin.value()
+        if level < 0:
+            new = None
+        else:
+            name = self.supervisor_name_edit.text().strip() or "Supervisor"
+            old = infirmary.supervisor
+            new = Medic(name=name, level=level) if old is None else old.model_copy(
+                update={"name": name, "level": level})
+        if new == infirmary.supervisor:
+            return
+        infirmary.supervisor = new
+        self._store_infirmary(infirmary, "Change the supervisor")
+
+    def _facilities_edited(self, *_: object) -> None:
+        infirmary = self.infirmary.model_copy(deep=True)
+        infirmary.sickbay = self.sickbay_check.isChecked()
+        infirmary.ai_supervision = self.ai_check.isChecked()
+        self._store_infirmary(infirmary, "Change the infirmary's facilities")
