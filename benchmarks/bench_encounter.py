@@ -45,8 +45,8 @@ from mneme_desktop.domain import (
     Weapon,
 )
 from mneme_desktop.domain import combat as fight
+from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.document import CampaignDocument
-from mneme_desktop.ui.encounter_commands import push_patch
 from mneme_desktop.ui.views.encounter_view import EncounterView
 
 GOAL_MS = 16.0

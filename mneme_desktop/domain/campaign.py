@@ -182,6 +182,41 @@ class Campaign(BaseModel):
         assert combatant.character_id is not None  # guaranteed by Combatant validation
         return self.character(combatant.character_id)
 
+    def find_sheet(self, sheet_id: str) -> Character | None:
+        """Any character sheet by id, wherever it lives: a campaign character, a template's
+        stat block or an encounter's instance. The one search for "any sheet"."""
+        found = self.find_character(sheet_id)
+        if found is not None:
+            return found
+        for template in self.adversary_library:
+            if template.stats.id == sheet_id:
+                return template.stats
+        for encounter in self.encounters:
+            for combatant in encounter.combatants:
+                if combatant.instance is not None and combatant.instance.id == sheet_id:
+                    return combatant.instance
+        return None
+
+    def put_sheet(self, sheet: Character) -> Character:
+        """Put ``sheet`` where the sheet with its id lives (see :meth:`find_sheet`) and
+        return the one it replaced; the one way edits put a sheet back."""
+        for index, old in enumerate(self.characters):
+            if old.id == sheet.id:
+                self.characters[index] = sheet
+                return old
+        for template in self.adversary_library:
+            if template.stats.id == sheet.id:
+                old = template.stats
+                template.stats = sheet
+                return old
+        for encounter in self.encounters:
+            for combatant in encounter.combatants:
+                if combatant.instance is not None and combatant.instance.id == sheet.id:
+                    old = combatant.instance
+                    combatant.instance = sheet
+                    return old
+        raise KeyError(f"no character {sheet.id!r} in campaign {self.name!r}")
+
     # --- editing that keeps references whole --------------------------------------------
 
     def add_character(self, character: Character) -> Character:

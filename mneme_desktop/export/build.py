@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mneme_desktop.domain import Campaign, Character, CharacterKind
-from mneme_desktop.export.character_sheet import character_sheet, find_any_character
+from mneme_desktop.export.character_sheet import character_sheet
 from mneme_desktop.export.document import (
     ExportDocument,
     ExportOptions,
@@ -37,7 +37,7 @@ def _build_document(
 ) -> ExportDocument:
     if target.kind is TargetKind.CHARACTER:
         assert target.character_id is not None
-        character = find_any_character(campaign, target.character_id)
+        character = campaign.find_sheet(target.character_id)
         if character is None:
             raise ExportError(f"The character to export is no longer in '{campaign.name}'.")
         return ExportDocument(f"{character.name} · {campaign.name}",

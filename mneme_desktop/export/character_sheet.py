@@ -38,7 +38,6 @@ from mneme_desktop.rules.wounds import ThresholdBasis, wound_effects
 
 __all__ = [
     "character_sheet",
-    "find_any_character",
 ]
 
 KIND_LABELS = {
@@ -55,17 +54,6 @@ def signed(value: int) -> str:
     if value < 0:
         return f"−{-value}"
     return "0"
-
-
-def find_any_character(campaign: Campaign, character_id: str) -> Character | None:
-    """A campaign character, an adversary template's stat block, or an encounter instance."""
-    found = campaign.find_character(character_id)
-    if found is not None:
-        return found
-    for template in campaign.adversary_library:
-        if template.stats.id == character_id:
-            return template.stats
-    return next((c for c in campaign.all_characters() if c.id == character_id), None)
 
 
 def character_track(character: Character, basis: ThresholdBasis, show_damage: bool) -> DamageTrack:

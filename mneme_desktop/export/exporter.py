@@ -13,7 +13,6 @@ from pathlib import Path
 
 from mneme_desktop.domain import Campaign
 from mneme_desktop.export.build import build_document
-from mneme_desktop.export.character_sheet import find_any_character
 from mneme_desktop.export.document import ExportOptions, ExportTarget, TargetKind
 from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.files import safe_file_stem, write_file_atomically
@@ -86,7 +85,7 @@ def default_file_name(campaign: Campaign, target: ExportTarget, fmt: ExportForma
         return f"{stem}-characters{fmt.suffix}"
     if target.kind is TargetKind.CHARACTER:
         assert target.character_id is not None
-        character = find_any_character(campaign, target.character_id)
+        character = campaign.find_sheet(target.character_id)
         if character is None:
             raise ExportError(f"The character to export is no longer in '{campaign.name}'.")
         return f"{stem}-{safe_file_stem(character.name, fallback='character')}{fmt.suffix}"

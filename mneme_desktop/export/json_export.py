@@ -17,7 +17,6 @@ from typing import Any, Final
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.domain import Campaign, Character, CharacterKind
 from mneme_desktop.domain.campaign import SCHEMA_VERSION
-from mneme_desktop.export.character_sheet import find_any_character
 from mneme_desktop.export.document import ExportTarget, TargetKind
 from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.files import write_file_atomically
@@ -74,7 +73,7 @@ def export_json(campaign: Campaign, target: ExportTarget) -> bytes:
     """The JSON bytes for ``target`` (UTF-8, indented, non-ASCII kept readable)."""
     if target.kind is TargetKind.CHARACTER:
         assert target.character_id is not None
-        character = find_any_character(campaign, target.character_id)
+        character = campaign.find_sheet(target.character_id)
         if character is None:
             raise ExportError(f"The character to export is no longer in '{campaign.name}'.")
         return character_to_json(character)

@@ -1,7 +1,9 @@
-"""Undoable edits. Every change a referee makes is one of these on the document's stack.
+"""Undoable edits. Every change a referee makes is one :class:`PatchCommand` on the
+document's stack, holding a :class:`~mneme_desktop.domain.edits.Patch`.
 
-Commands hold copies of what they replace, never live references the next edit could
-change under them, so undo always restores exactly what was there.
+Patches hold copies of what they replace, never live references the next edit could
+change under them, so undo always restores exactly what was there. The functions below
+keep the names views call; each builds a patch and pushes it.
 """
 
 from __future__ import annotations
@@ -11,52 +13,114 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from mneme_desktop.domain import AdversaryTemplate, Campaign, Character, Encounter
+from mneme_desktop.domain import AdversaryTemplate, Character, Encounter
+from mneme_desktop.domain.edits import (
+    ChangeSummary,
+    Edit,
+    InsertItem,
+    ItemList,
+    Patch,
+    RemoveItem,
+    ReplaceSheet,
+    SetEncounterField,
+    SetRulesOption,
+)
 from mneme_desktop.rules.wounds import ThresholdBasis
 from mneme_desktop.ui.document import CampaignDocument, DocumentCommand
 
-# Ids for QUndoCommand.mergeWith: consecutive edits of one kind merge into one step.
-MERGE_CHARACTER_EDIT = 1001
+__all__ = [
+    "MERGE_PATCH",
+    "PatchCommand",
+    "ThresholdBasisCommand",
+    "add_character",
+    "add_encounter",
+    "add_template",
+    "edit_character",
+    "push_patch",
+    "remove_character",
+    "remove_encounter",
+    "remove_template",
+    "rename_encounter",
+]
+
+MERGE_PATCH = 1001
+"""QUndoCommand id of mergeable steps (see :attr:`Patch.merge_key`)."""
 
 
-class EditCharacterCommand(DocumentCommand):
-    """Replace a character sheet with an edited copy (the caller validated the copy).
-
-    With a ``merge_key``, consecutive edits of the same thing (dragging the HP bar,
-    typing into one spin box) merge into one undo step.
+class PatchCommand(DocumentCommand):
+    """One step: its patches applied in order, undone in reverse, and one notice to the
+    document after either. Consecutive steps with the same merge key are one (a drag, typing
+    into one field): the patches fold into one when they can, else they are kept in order.
     """
 
-    def __init__(self, document: CampaignDocument, before: Character, after: Character,
-                 text: str, merge_key: str | None = None) -> None:
-        super().__init__(text)
-        if before.id != after.id:
-            raise ValueError("an edit must keep the character's id")
+    def __init__(self, document: CampaignDocument, patch: Patch) -> None:
+        super().__init__(patch.text)
         self._document = document
-        self._before = before.model_copy(deep=True)
-        self._after = after.model_copy(deep=True)
-        self._merge_key = merge_key
+        self._patches = [patch]
+        self._applied = 0
 
     @property
-    def character_id(self) -> str:
-        return self._after.id
+    def patch(self) -> Patch:
+        return self._patches[-1]
+
+    @property
+    def summary(self) -> ChangeSummary:
+        total = ChangeSummary()
+        for patch in self._patches:
+            total = total | patch.summary
+        return total
 
     def do(self) -> None:
-        self._document.replace_character(self._after.model_copy(deep=True))
+        campaign = self._document.campaign
+        self._applied = 0
+        for patch in self._patches:
+            patch.apply(campaign)  # a patch that fails takes back its own part, then raises
+            self._applied += 1
+        self._document.announce(self.summary)
 
     def undo(self) -> None:
-        self._document.replace_character(self._before.model_copy(deep=True))
+        """Take back the patches that were applied (all of them, unless ``do`` failed)."""
+        campaign = self._document.campaign
+        for patch in reversed(self._patches[: self._applied]):
+            patch.revert(campaign)
+        self._applied = 0
+        self._document.announce(self.summary)
 
     def id(self) -> int:
-        return MERGE_CHARACTER_EDIT if self._merge_key else -1
+        return MERGE_PATCH if self.patch.merge_key else -1
 
     def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, EditCharacterCommand):
+        if not isinstance(other, PatchCommand) or other.isObsolete():
             return False
-        if other._merge_key != self._merge_key or other.character_id != self.character_id:
+        if other.patch.merge_key is None or other.patch.merge_key != self.patch.merge_key:
             return False
-        self._after = other._after
+        steps = [*self._patches, *other._patches]
+        try:
+            folded = steps[0]
+            for step in steps[1:]:
+                folded = folded.then(step)
+        except ValueError:
+            self._patches.extend(other._patches)
+        else:
+            # Both steps are applied; put the campaign back before them and apply the one
+            # folded step, so the log keeps one line (the gesture's final value).
+            campaign = self._document.campaign
+            for patch in reversed(steps):
+                patch.revert(campaign)
+            self._patches = [folded]
+            folded.apply(campaign)
+            self._document.announce(self.summary)
+        self._applied = len(self._patches)
         self.setText(other.text())
         return True
+
+
+def push_patch(document: CampaignDocument, patch: Patch) -> bool:
+    """Push ``patch`` as one undo step; a patch that changes nothing is not pushed."""
+    if patch.empty:
+        return False
+    document.push(PatchCommand(document, patch))
+    return True
 
 
 def edit_character(document: CampaignDocument, character: Character, text: str,
@@ -65,73 +129,32 @@ def edit_character(document: CampaignDocument, character: Character, text: str,
 
     Validation errors from the domain model (pydantic ``ValidationError``, ``ValueError``)
     propagate before anything is pushed, so an impossible value never reaches the campaign.
+    With a ``merge_key``, consecutive edits of the same sheet merge into one step.
     """
     edited = character.model_copy(deep=True)
     change(edited)
     edited = Character.model_validate(edited.model_dump())
-    document.push(EditCharacterCommand(document, character, edited, text, merge_key))
+    key = None if merge_key is None else f"{merge_key}\x1f{character.id}"
+    sheet = ReplaceSheet(character.model_copy(deep=True), edited.model_copy(deep=True))
+    patch = Patch(text, (sheet,), key)
+    document.push(PatchCommand(document, patch))
     return edited
 
 
-class CampaignChangeCommand(DocumentCommand):
-    """A change described by a pair of functions on the campaign and what it touched.
-
-    ``apply`` and ``revert`` must be exact inverses; ``notify`` tells the document which
-    signals to emit after either.
-    """
-
-    def __init__(self, document: CampaignDocument, text: str,
-                 apply: Callable[[Campaign], None], revert: Callable[[Campaign], None],
-                 notify: Callable[[CampaignDocument], None]) -> None:
-        super().__init__(text)
-        self._document = document
-        self._apply = apply
-        self._revert = revert
-        self._notify = notify
-
-    def do(self) -> None:
-        self._apply(self._document.campaign)
-        self._notify(self._document)
-
-    def undo(self) -> None:
-        self._revert(self._document.campaign)
-        self._notify(self._document)
-
-
-def _structure(document: CampaignDocument) -> None:
-    document.structure_changed.emit()
-
-
-def _insert_item(document: CampaignDocument, field: str,
+def _insert_item(document: CampaignDocument, where: ItemList,
                  item: Character | AdversaryTemplate | Encounter, index: int | None,
                  text: str) -> None:
-    """Insert a copy of ``item`` into the campaign list ``field``; undo takes it out again."""
-    saved = item.model_copy(deep=True)
-    where = len(getattr(document.campaign, field)) if index is None else index
-
-    def apply(campaign: Campaign) -> None:
-        getattr(campaign, field).insert(where, saved.model_copy(deep=True))
-
-    def revert(campaign: Campaign) -> None:
-        setattr(campaign, field, [x for x in getattr(campaign, field) if x.id != saved.id])
-
-    document.push(CampaignChangeCommand(document, text, apply, revert, _structure))
+    """Insert a copy of ``item`` into the campaign list ``where``; undo takes it out again."""
+    at = len(getattr(document.campaign, where)) if index is None else index
+    push_patch(document, Patch(text, (InsertItem(where, at, item.model_copy(deep=True)),)))
 
 
-def _remove_item(document: CampaignDocument, field: str, item_id: str, text: str) -> None:
-    """Remove the item with ``item_id`` from the list ``field``; undo puts it back in place."""
-    items = getattr(document.campaign, field)
+def _remove_item(document: CampaignDocument, where: ItemList, item_id: str, text: str) -> None:
+    """Remove the item with ``item_id`` from the list ``where``; undo puts it back in place."""
+    items: list[Character | AdversaryTemplate | Encounter] = getattr(document.campaign, where)
     index = next(i for i, x in enumerate(items) if x.id == item_id)
     saved = items[index].model_copy(deep=True)
-
-    def apply(campaign: Campaign) -> None:
-        setattr(campaign, field, [x for x in getattr(campaign, field) if x.id != saved.id])
-
-    def revert(campaign: Campaign) -> None:
-        getattr(campaign, field).insert(index, saved.model_copy(deep=True))
-
-    document.push(CampaignChangeCommand(document, f"{text} {saved.name}", apply, revert,
-                                        _structure))
+    push_patch(document, Patch(f"{text} {saved.name}", (RemoveItem(where, index, saved),)))
 
 
 def add_character(document: CampaignDocument, character: Character,
@@ -141,24 +164,26 @@ def add_character(document: CampaignDocument, character: Character,
 
 def remove_character(document: CampaignDocument, character_id: str) -> None:
     """Remove a character; encounters it fought in lose it too, and undo brings all back."""
-    campaign_now = document.campaign
-    name = campaign_now.character(character_id).name
-    encounters_before = [e.model_copy(deep=True) for e in campaign_now.encounters]
-    characters_before = [c.model_copy(deep=True) for c in campaign_now.characters]
+    campaign = document.campaign
+    character = campaign.character(character_id)
+    probe = campaign.model_copy(deep=True)
+    probe.remove_character(character_id)
+    edits: list[Edit] = []
+    for before, after in zip(campaign.encounters, probe.encounters, strict=True):
+        for name in Encounter.model_fields:
+            old, new = getattr(before, name), getattr(after, name)
+            if old != new:
+                edits.append(SetEncounterField(before.id, name, _copy(old), new))
+    index = campaign.characters.index(character)
+    edits.append(RemoveItem("characters", index, character.model_copy(deep=True)))
+    push_patch(document, Patch(f"Delete {character.name}", tuple(edits)))
 
-    def apply(campaign: Campaign) -> None:
-        campaign.remove_character(character_id)
 
-    def revert(campaign: Campaign) -> None:
-        campaign.characters = [c.model_copy(deep=True) for c in characters_before]
-        campaign.encounters = [e.model_copy(deep=True) for e in encounters_before]
-
-    def notify(doc: CampaignDocument) -> None:
-        doc.structure_changed.emit()
-        for encounter in doc.campaign.encounters:
-            doc.encounter_changed.emit(encounter.id)
-
-    document.push(CampaignChangeCommand(document, f"Delete {name}", apply, revert, notify))
+def _copy(value: object) -> object:
+    """A private copy of a field's value (a list of models too): edits never share live data."""
+    if isinstance(value, list):
+        return [_copy(x) for x in value]
+    return value.model_copy(deep=True) if hasattr(value, "model_copy") else value
 
 
 def add_template(document: CampaignDocument, template: AdversaryTemplate,
@@ -184,38 +209,14 @@ def rename_encounter(document: CampaignDocument, encounter_id: str, name: str) -
     encounter = document.campaign.encounter(encounter_id)
     old = encounter.name
     Encounter.model_validate({**encounter.model_dump(), "name": name})
-
-    def apply(campaign: Campaign) -> None:
-        campaign.encounter(encounter_id).name = name
-
-    def revert(campaign: Campaign) -> None:
-        campaign.encounter(encounter_id).name = old
-
-    def notify(doc: CampaignDocument) -> None:
-        doc.structure_changed.emit()
-        doc.encounter_changed.emit(encounter_id)
-
-    document.push(CampaignChangeCommand(document, f"Rename {old} to {name}", apply, revert,
-                                        notify))
+    push_patch(document, Patch(f"Rename {old} to {name}",
+                               (SetEncounterField(encounter_id, "name", old, name),)))
 
 
-class ThresholdBasisCommand(CampaignChangeCommand):
+class ThresholdBasisCommand(PatchCommand):
     """Change the campaign's wound-threshold basis; every sheet's thresholds follow it."""
 
     def __init__(self, document: CampaignDocument, basis: ThresholdBasis) -> None:
         old = document.threshold_basis
-
-        def apply(campaign: Campaign) -> None:
-            campaign.rules_options.threshold_basis = basis
-
-        def revert(campaign: Campaign) -> None:
-            campaign.rules_options.threshold_basis = old
-
-        super().__init__(document, f"Wound thresholds: {basis.value}", apply, revert,
-                         _rules_and_every_character)
-
-
-def _rules_and_every_character(document: CampaignDocument) -> None:
-    document.rules_changed.emit()
-    for character in document.campaign.characters:
-        document.character_changed.emit(character.id)
+        edit = SetRulesOption("threshold_basis", old, basis)
+        super().__init__(document, Patch(f"Wound thresholds: {basis.value}", (edit,)))

@@ -1,8 +1,10 @@
 """The open campaign: the domain object, its file, its undo stack, and change signals.
 
-Views never mutate the campaign directly: they push a command (see :mod:`.commands`),
-the command changes the domain objects and tells the document, and the document emits
-the signal every interested view listens to. One document per open campaign, one
+Views never mutate the campaign directly: they push a
+:class:`~mneme_desktop.ui.commands.PatchCommand` (see :mod:`.commands`); the command applies
+its :class:`~mneme_desktop.domain.edits.Patch` and hands the patch's summary to
+:meth:`CampaignDocument.announce`, which emits ``changed(summary)`` and, from it, every
+fine-grained signal the views listen to. One document per open campaign, one
 ``QUndoStack`` per document.
 """
 
@@ -15,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from mneme_desktop.domain import AdversaryTemplate, Campaign, Character, Encounter
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.rules.wounds import ThresholdBasis
 
 log = logging.getLogger(__name__)
@@ -52,6 +55,9 @@ class DocumentCommand(QUndoCommand):
 class CampaignDocument(QObject):
     """An open campaign and everything that says whether it is saved."""
 
+    changed = Signal(object)
+    """One step was done or undone: its :class:`ChangeSummary`, once per step. The signals
+    below are emitted from it (:meth:`announce`); views still listen to those."""
     character_changed = Signal(str)
     """A character sheet's content changed (id); its HP bar, sheet and rows repaint."""
     structure_changed = Signal()
@@ -138,16 +144,7 @@ class CampaignDocument(QObject):
 
     def character(self, character_id: str) -> Character | None:
         """Any character sheet: a campaign character, a template's stat block, an instance."""
-        found = self.campaign.find_character(character_id)
-        if found is not None:
-            return found
-        for template in self.campaign.adversary_library:
-            if template.stats.id == character_id:
-                return template.stats
-        for character in self.campaign.all_characters():
-            if character.id == character_id:
-                return character
-        return None
+        return self.campaign.find_sheet(character_id)
 
     def template_of_stats(self, character_id: str) -> AdversaryTemplate | None:
         return next((t for t in self.campaign.adversary_library
@@ -157,36 +154,46 @@ class CampaignDocument(QObject):
         """The encounter, or None when there is none by that id (or no id)."""
         return None if encounter_id is None else self.campaign.find_encounter(encounter_id)
 
-    # --- mutations used by commands ----------------------------------------------------
+    # --- telling the views -------------------------------------------------------------
+
+    def announce(self, summary: ChangeSummary) -> None:
+        """Emit ``changed(summary)``, then the fine-grained signals it implies, in one place.
+
+        A sheet that changed also changes every encounter that fights with it; a rules
+        option changes every campaign character's derived numbers.
+        """
+        self.changed.emit(summary)
+        campaign = self.campaign
+        if summary.rules_changed:
+            self.rules_changed.emit()
+        characters = sorted(summary.character_ids)
+        if summary.rules_changed:
+            characters += [c.id for c in campaign.characters if c.id not in summary.character_ids]
+        for character_id in characters:
+            self.character_changed.emit(character_id)
+        if summary.structure_changed:
+            self.structure_changed.emit()
+        encounters = set(summary.encounter_ids)
+        if summary.character_ids:
+            for encounter in campaign.encounters:
+                if any(c.character_id in summary.character_ids
+                       or (c.instance is not None and c.instance.id in summary.character_ids)
+                       for c in encounter.combatants):
+                    encounters.add(encounter.id)
+        for encounter in campaign.encounters:
+            if encounter.id in encounters:
+                self.encounter_changed.emit(encounter.id)
+        if summary.time_changed:
+            self.time_changed.emit()
+        if summary.journal_changed:
+            self.journal_changed.emit()
+        if summary.infirmary_changed:
+            self.infirmary_changed.emit()
 
     def replace_character(self, new: Character) -> None:
-        """Put ``new`` where the character with the same id is, wherever that is."""
-        characters = self.campaign.characters
-        for index, old in enumerate(characters):
-            if old.id == new.id:
-                characters[index] = new
-                self._character_replaced(old, new)
-                return
-        for template in self.campaign.adversary_library:
-            if template.stats.id == new.id:
-                old = template.stats
-                template.stats = new
-                self._character_replaced(old, new)
-                return
-        for encounter in self.campaign.encounters:
-            for combatant in encounter.combatants:
-                if combatant.instance is not None and combatant.instance.id == new.id:
-                    old = combatant.instance
-                    combatant.instance = new
-                    self._character_replaced(old, new)
-                    self.encounter_changed.emit(encounter.id)
-                    return
-        raise KeyError(f"no character {new.id!r} in this campaign")
-
-    def _character_replaced(self, old: Character, new: Character) -> None:
-        self.character_changed.emit(new.id)
-        if old.name != new.name or old.kind != new.kind:
-            self.structure_changed.emit()
-        for encounter in self.campaign.encounters:
-            if any(c.character_id == new.id for c in encounter.combatants):
-                self.encounter_changed.emit(encounter.id)
+        """Put ``new`` where the sheet with its id is, outside the undo stack (tests set a
+        scene this way), and tell the views as a step would."""
+        old = self.campaign.put_sheet(new)
+        renamed = old.name != new.name or old.kind != new.kind
+        self.announce(ChangeSummary(character_ids=frozenset({new.id}),
+                                    structure_changed=renamed))

@@ -18,15 +18,9 @@ from mneme_desktop.domain import (
     GameTime,
     Recovery,
 )
+from mneme_desktop.domain.edits import AddJournalEntry, SetClock
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing.changes import (
-    CharacterChange,
-    ClockChange,
-    JournalChange,
-    Notice,
-    apply_changes,
-    revert_changes,
-)
+from mneme_desktop.domain.healing.changes import Outcome
 from mneme_desktop.domain.healing.clock import (
     advance_campaign,
     advance_character,
@@ -53,6 +47,14 @@ from mneme_desktop.rules.wounds import ThresholdBasis, WoundState, wound_thresho
 
 REST, LIGHT, MODERATE = Activity.FULL_REST, Activity.LIGHT, Activity.MODERATE
 HP_FRACTIONS = ThresholdBasis.HP_FRACTIONS
+
+
+def apply_changes(campaign: Campaign, changes: Outcome) -> None:
+    changes.patch.apply(campaign)
+
+
+def revert_changes(campaign: Campaign, changes: Outcome) -> None:
+    changes.patch.revert(campaign)
 
 
 def person(name: str = "Ann", damage: int = 0, *, stats: tuple[int, int, int] = (7, 8, 9),
@@ -227,7 +229,7 @@ def test_advancing_days_heals_by_each_regime_and_reverts_exactly() -> None:
     campaign = campaign_of(ann, bob, cyd)
     before = campaign.model_dump()
     changes = advance_campaign(campaign, 3 * SECONDS_PER_DAY)
-    assert isinstance(changes[0], ClockChange)
+    assert isinstance(changes.edits[0], SetClock)
     assert campaign.model_dump() == before, "advance_campaign must not mutate"
     apply_changes(campaign, changes)
     assert campaign.game_time == GameTime(day=4)
@@ -235,7 +237,7 @@ def test_advancing_days_heals_by_each_regime_and_reverts_exactly() -> None:
     assert campaign.character(bob.id).damage == 2  # W light: 1/2 a day
     assert campaign.character(bob.id).recovery.progress == Fraction(1, 2)
     assert campaign.character(cyd.id).damage == 5
-    notices = [c for c in changes if isinstance(c, Notice)]
+    notices = [c for c in changes.notices]
     assert [n.character_id for n in notices] == [cyd.id]
     assert "no healing regime" in notices[0].text
     journal = campaign.journal[-1]
@@ -268,7 +270,7 @@ def test_bleeding_costs_a_point_a_minute_and_is_logged() -> None:
     assert after.damage == 12
     assert after.damage_history[-1].amount == 5
     assert after.damage_history[-1].source == "bleeding"
-    line = next(c for c in changes if isinstance(c, CharacterChange)).lines
+    line = next(c for c in changes.sheets).lines
     assert "bled 5 (damage 7 → 12)" in line
     assert "now Seriously Wounded (was Wounded)" in line
 
@@ -290,13 +292,13 @@ def test_stabilisation_ends_and_the_dying_are_reminded_of_their_rolls() -> None:
     evan = person("Evan", 25, conditions=[stable])
     campaign = campaign_of(evan, at=now)
     short = advance_campaign(campaign, 30 * 60)
-    assert not [c for c in short if isinstance(c, Notice)]
+    assert not [c for c in short.notices]
     changes = advance_campaign(campaign, 2 * 3600)
     apply_changes(campaign, changes)
     assert not campaign.character(evan.id).has_condition(ConditionKind.STABILISED)
-    sheet = next(c for c in changes if isinstance(c, CharacterChange))
+    sheet = next(c for c in changes.sheets)
     assert any("stabilisation ended" in line for line in sheet.lines)
-    notice = next(c for c in changes if isinstance(c, Notice))
+    notice = next(c for c in changes.notices)
     assert "Dying and not stabilised" in notice.text
     assert "600 rounds" in notice.text  # the hour after the stabilisation ran out
 
@@ -305,7 +307,7 @@ def test_the_dying_in_intensive_care_are_reminded_of_its_rolls() -> None:
     evan = person("Evan", 26, recovery=Recovery(activity=REST, care=True))
     campaign = campaign_of(evan)
     changes = advance_campaign(campaign, 3 * SECONDS_PER_DAY)
-    notice = next(c for c in changes if isinstance(c, Notice))
+    notice = next(c for c in changes.notices)
     assert "Dying in intensive care" in notice.text
     apply_changes(campaign, changes)
     assert campaign.character(evan.id).damage == 25  # 1 point per 3 days
@@ -317,8 +319,8 @@ def test_the_dead_are_left_alone() -> None:
     campaign = campaign_of(dead)
     changes = advance_campaign(campaign, 5 * SECONDS_PER_DAY,
                                {dead.id: HealingPlan.single(REST, True, 5)})
-    assert not [c for c in changes if isinstance(c, CharacterChange)]
-    assert any(isinstance(c, Notice) and "dead" in c.text for c in changes)
+    assert not [c for c in changes.sheets]
+    assert any("dead" in c.text for c in changes.notices)
     assert list(iter_patients(campaign)) == []
 
 
@@ -391,7 +393,7 @@ def test_first_aid_heals_at_least_one_and_fails_harmlessly() -> None:
     ann = person("Ann", 4)
     campaign = campaign_of(ann)
     bare = first_aid(campaign, ann.id, MedicalRoll.entered(8, 0, 8), advance_clock=False)
-    assert not any(isinstance(c, ClockChange) for c in bare)
+    assert not any(isinstance(c, SetClock) for c in bare.edits)
     apply_changes(campaign, bare)
     assert campaign.character(ann.id).damage == 3
     failed = first_aid(campaign, ann.id, MedicalRoll.entered(5, 0, 8), advance_clock=False)
@@ -456,7 +458,7 @@ def test_intensive_care_rolls_and_dying_rolls() -> None:
     assert campaign.character(evan.id).damage == 26
     assert not campaign.character(evan.id).has_condition(ConditionKind.DEAD)
     unrecorded = intensive_care(campaign, evan.id, MedicalRoll.entered(5, 0, 8))
-    assert any(isinstance(c, Notice) and "dying roll" in c.text for c in unrecorded)
+    assert any("dying roll" in c.text for c in unrecorded.notices)
     died = intensive_care(campaign, evan.id, MedicalRoll.entered(5, 0, 8),
                           MedicalRoll.entered(2, -1, 4))
     apply_changes(campaign, died)
@@ -472,5 +474,5 @@ def test_every_event_ends_with_one_journal_entry() -> None:
     ann = person("Ann", 5)
     campaign = campaign_of(ann)
     changes = first_aid(campaign, ann.id, MedicalRoll.entered(9, 0, 8))
-    assert sum(isinstance(c, JournalChange) for c in changes) == 1
-    assert isinstance(changes[-1], JournalChange)
+    assert sum(isinstance(c, AddJournalEntry) for c in changes.edits) == 1
+    assert isinstance(changes.edits[-1], AddJournalEntry)

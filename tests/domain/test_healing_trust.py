@@ -18,14 +18,9 @@ from mneme_desktop.domain import (
     Skill,
 )
 from mneme_desktop.domain.combat import first_aid_modifier
+from mneme_desktop.domain.edits import SetClock
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing.changes import (
-    CharacterChange,
-    ClockChange,
-    Notice,
-    apply_changes,
-    revert_changes,
-)
+from mneme_desktop.domain.healing.changes import Outcome
 from mneme_desktop.domain.healing.medical import MedicalRoll, first_aid
 from mneme_desktop.domain.healing.plan import HealingPlan
 from mneme_desktop.domain.healing.regimes import plan_regime_note
@@ -49,6 +44,14 @@ from mneme_desktop.rules.wounds import (
 
 REST, LIGHT, MODERATE = Activity.FULL_REST, Activity.LIGHT, Activity.MODERATE
 START = GameTime.at(3, 8)
+
+
+def apply_changes(campaign: Campaign, changes: Outcome) -> None:
+    changes.patch.apply(campaign)
+
+
+def revert_changes(campaign: Campaign, changes: Outcome) -> None:
+    changes.patch.revert(campaign)
 
 
 def person(name: str, damage: int = 0, *, edu: int = 8, **extra: object) -> Character:
@@ -109,9 +112,9 @@ def test_a_stabilised_dying_patient_off_intensive_care_stops_the_clock_when_it_e
     result = advance_until_roll(campaign, 7 * SECONDS_PER_DAY, {evan.id: plan}, title="Rest")
     assert result.stopped and result.requested == 7 * SECONDS_PER_DAY
     assert result.advanced == 9 * 3600  # END 9 hours, not 7 days
-    clock = next(c for c in result.changes if isinstance(c, ClockChange))
+    clock = next(c for c in result.changes.edits if isinstance(c, SetClock))
     assert clock.after == now.advance(hours=9)
-    assert not [c for c in result.changes if isinstance(c, Notice) and "rounds" in c.text]
+    assert not [c for c in result.changes.notices if "rounds" in c.text]
     due = result.due
     assert due is not None and due.kind is DueRoll.DYING and due.character_id == evan.id
     assert due.at == now.advance(hours=9)
@@ -120,13 +123,13 @@ def test_a_stabilised_dying_patient_off_intensive_care_stops_the_clock_when_it_e
     assert due.modifier == dying_roll_modifier(9, 26) == -7
     assert due.chance == dying_survival_chance(9, 26)
     assert due.odds == f"2d6 -7 vs {DYING_DIFFICULTY}: 8%"
-    apply_changes(campaign, list(result.changes))
+    apply_changes(campaign, result.changes)
     after = campaign.character(evan.id)
     assert after.damage == 26 and after.wound_state() is WoundState.DYING
     assert after.recovery is None, "no day passed, so no regime was set"
     # Asked again, the clock does not move at all: the dying rolls are due now.
     again = advance_until_roll(campaign, SECONDS_PER_DAY)
-    assert again.advanced == 0 and again.changes == () and again.due is not None
+    assert again.advanced == 0 and again.changes.empty and again.due is not None
     assert "not stabilised" in again.due.text
 
 
@@ -137,7 +140,7 @@ def test_an_unstabilised_dying_character_stops_the_clock_at_once() -> None:
     due = next_roll_due(campaign, 60)
     assert due is not None and due.at == START and due.kind is DueRoll.DYING
     result = advance_until_roll(campaign, 3 * SECONDS_PER_DAY)
-    assert result.changes == () and campaign.character(ann.id).damage == 5
+    assert result.changes.empty and campaign.character(ann.id).damage == 5
 
 
 def test_unsupervised_intensive_care_stops_at_each_days_roll() -> None:
@@ -155,7 +158,7 @@ def test_unsupervised_intensive_care_stops_at_each_days_roll() -> None:
     campaign.infirmary.ai_supervision = True
     whole = advance_until_roll(campaign, 7 * SECONDS_PER_DAY)
     assert not whole.stopped and whole.advanced == 7 * SECONDS_PER_DAY
-    apply_changes(campaign, list(whole.changes))
+    apply_changes(campaign, whole.changes)
     assert campaign.character(evan.id).damage == 24
 
 
@@ -177,7 +180,7 @@ def test_bleeding_into_dying_stops_the_clock_at_that_minute() -> None:
     result = advance_until_roll(campaign, 3600)
     assert result.advanced == 3 * 60
     assert result.due is not None and "bleeds past their HP" in result.due.text
-    apply_changes(campaign, list(result.changes))
+    apply_changes(campaign, result.changes)
     assert campaign.character(bea.id).damage == 25
 
 
@@ -200,7 +203,7 @@ def test_a_dying_roll_recorded_survives_or_kills_and_reverts() -> None:
     apply_changes(campaign, survived)
     assert not campaign.character(evan.id).has_condition(ConditionKind.DEAD)
     assert "survived: still Dying" in next(
-        c for c in survived if isinstance(c, CharacterChange)).lines
+        c for c in survived.sheets).lines
     revert_changes(campaign, survived)
     assert campaign.model_dump() == before
     died = record_dying_roll(campaign, evan.id, MedicalRoll.entered(6, -8, 4))
@@ -239,14 +242,14 @@ def test_a_plan_keeps_each_patients_own_regime_and_says_whose_it_sets() -> None:
     assert note == ("Own regimes kept after the plan: Ann (moderate activity). "
                     "Cyd has no regime: put on full rest + care (the plan's last day).")
     result = advance_until_roll(campaign, 3 * SECONDS_PER_DAY, {ann.id: plan, cyd.id: plan})
-    apply_changes(campaign, list(result.changes))
+    apply_changes(campaign, result.changes)
     assert campaign.character(ann.id).damage == 7
     recovery = campaign.character(ann.id).recovery
     assert recovery is not None and recovery.activity is MODERATE and not recovery.care
     cyd_after = campaign.character(cyd.id)
     assert cyd_after.recovery is not None and cyd_after.recovery.care
-    lines = next(c for c in result.changes
-                 if isinstance(c, CharacterChange) and c.character_id == cyd.id).lines
+    lines = next(c for c in result.changes.sheets
+                 if c.character_id == cyd.id).lines
     assert "had no regime of their own: now on full rest + care" in lines
 
 

@@ -25,8 +25,8 @@ from mneme_desktop.domain import (
     Weapon,
 )
 from mneme_desktop.ui.document import CampaignDocument
-from mneme_desktop.ui.models.encounter_models import TurnOrderModel
 from mneme_desktop.ui.models.sheet_models import CharacterItemsModel
+from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
 from mneme_desktop.ui.views.character_sheet import CharacterSheetView
 from mneme_desktop.ui.views.encounter_view import EncounterView
 from mneme_desktop.ui.widgets.delegates import DiceLineEdit, EditorKind, EditorSpec

@@ -38,9 +38,9 @@ from mneme_desktop.rules.track import DamageTrack, damage_track
 from mneme_desktop.settings import PageSize
 from mneme_desktop.storage import build_sample_campaign
 from mneme_desktop.ui.main_window import MainWindow, Page
-from mneme_desktop.ui.models.encounter_models import TurnOrderModel
 from mneme_desktop.ui.models.navigator_nodes import Group
 from mneme_desktop.ui.models.roles import VALUE_ROLE
+from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
 from mneme_desktop.ui.theme import dark_palette
 from mneme_desktop.ui.widgets.action_pips import ActionPips
 from mneme_desktop.ui.widgets.box_chart import DamageBoxChart

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mneme_desktop.domain import Campaign, Character, Characteristics
+from mneme_desktop.domain import Campaign, Character, Characteristics, Encounter
+from mneme_desktop.domain.edits import Patch, ReplaceSheet, SetEncounterField
 from mneme_desktop.ui import commands
 from mneme_desktop.ui.document import CampaignDocument, EditRefusedError
 
@@ -13,18 +14,18 @@ def make_document() -> CampaignDocument:
     campaign = Campaign(name="C")
     campaign.characters.append(Character(name="Mara",
                                          characteristics=Characteristics.of(7, 9, 8, 7, 8, 6)))
+    campaign.encounters.append(Encounter(name="Fight"))
     return CampaignDocument(campaign)
 
 
-def take_back(campaign: Campaign) -> None:
-    campaign.name = "C"
-    campaign.characters[0].damage = 0
-
-
-def half_done(campaign: Campaign) -> None:
-    campaign.name = "Half way"
-    campaign.characters[0].damage = 3
-    raise ValueError("damage cannot be negative")
+def half_done(document: CampaignDocument) -> Patch:
+    """Wounds Mara, then sets a round the model refuses: the first edit happened."""
+    mara = document.campaign.characters[0]
+    fight = document.campaign.encounters[0]
+    return Patch("Bad step", (
+        ReplaceSheet(mara, mara.model_copy(update={"damage": 3})),
+        SetEncounterField(fight.id, "round", fight.round, -5),
+    ))
 
 
 def test_a_refused_step_is_taken_back_and_not_kept(qapp) -> None:
@@ -32,9 +33,8 @@ def test_a_refused_step_is_taken_back_and_not_kept(qapp) -> None:
     commands.add_character(document, Character(
         name="Kit", characteristics=Characteristics.of(7, 7, 7, 7, 7, 7)))
     before = document.campaign.model_dump()
-    with pytest.raises(EditRefusedError, match="cannot be negative"):
-        document.push(commands.CampaignChangeCommand(
-            document, "Bad step", half_done, take_back, lambda d: None))
+    with pytest.raises(EditRefusedError, match="greater than or equal to 0"):
+        document.push(commands.PatchCommand(document, half_done(document)))
     assert document.campaign.model_dump() == before
     assert document.undo_stack.count() == 1
     assert document.undo_stack.canUndo()
@@ -48,12 +48,9 @@ def test_a_refused_step_is_taken_back_and_not_kept(qapp) -> None:
 def test_a_fault_other_than_a_refusal_is_raised_as_it_was(qapp) -> None:
     document = make_document()
 
-    def broken(campaign: Campaign) -> None:
-        raise KeyError("bug")
-
+    broken = Patch("Bug", (SetEncounterField("no such fight", "round", 0, 1),))
     with pytest.raises(KeyError):
-        document.push(commands.CampaignChangeCommand(document, "Bug", broken,
-                                                     lambda c: None, lambda d: None))
+        document.push(commands.PatchCommand(document, broken))
     assert document.undo_stack.count() == 0
     assert not document.modified
 
@@ -62,8 +59,7 @@ def test_the_next_edit_after_a_failed_one_is_undoable(qapp) -> None:
     document = make_document()
     mara = document.campaign.characters[0]
     with pytest.raises(EditRefusedError):
-        document.push(commands.CampaignChangeCommand(document, "Bad", half_done, take_back,
-                                                     lambda d: None))
+        document.push(commands.PatchCommand(document, half_done(document)))
     commands.edit_character(document, document.campaign.characters[0], "Wound",
                             lambda c: setattr(c, "damage", 5))
     assert document.campaign.characters[0].damage == 5

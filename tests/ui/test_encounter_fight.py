@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QLineEdit, QWidget
 from mneme_desktop.domain import ConditionKind, Side
 from mneme_desktop.rules.dice import parse_dice
 from mneme_desktop.ui.document import CampaignDocument
-from mneme_desktop.ui.models.encounter_models import TurnOrderModel
+from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
 from mneme_desktop.ui.views.encounter_view import EncounterView
 from tests.domain.test_combat import dice_for, make_campaign
 

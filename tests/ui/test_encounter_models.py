@@ -13,16 +13,13 @@ from mneme_desktop.domain import Side
 from mneme_desktop.domain import combat as fight
 from mneme_desktop.rules.checks import CoverLevel, attack_difficulty
 from mneme_desktop.rules.track import DamageTrack
+from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.document import CampaignDocument
-from mneme_desktop.ui.encounter_commands import push_patch
-from mneme_desktop.ui.models.encounter_models import (
-    ActionCatalogModel,
-    AttackTargetsModel,
-    DifficultyTermsModel,
-    EncounterLogModel,
-    TurnOrderModel,
-)
+from mneme_desktop.ui.models.action_catalog_model import ActionCatalogModel
+from mneme_desktop.ui.models.attack_models import AttackTargetsModel, DifficultyTermsModel
+from mneme_desktop.ui.models.encounter_log_model import EncounterLogModel
 from mneme_desktop.ui.models.roles import ID_ROLE, VALUE_ROLE
+from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
 from tests.domain.test_combat import make_campaign
 
 Fatal = QAbstractItemModelTester.FailureReportingMode.Fatal
@@ -209,16 +206,14 @@ def test_changes_are_signalled_for_the_cells_that_changed(document):
 def test_every_row_field_is_drawn_in_some_column() -> None:
     from dataclasses import fields
 
-    from mneme_desktop.ui.models import encounter_models as models
+    from mneme_desktop.ui.models import turn_order_rows as rows
 
-    named = set(models._ROW_WIDE).union(*models._COLUMN_FIELDS)
-    assert {f.name for f in fields(models._Row)} == named
-    assert len(models._COLUMN_FIELDS) == len(TurnOrderModel.HEADERS)
+    named = set(rows.ROW_WIDE).union(*rows.COLUMN_FIELDS)
+    assert {f.name for f in fields(rows.TurnRow)} == named
+    assert len(rows.COLUMN_FIELDS) == len(TurnOrderModel.HEADERS)
 
 
 def test_headers_name_and_explain_the_columns(document):
-    from mneme_desktop.ui.models.encounter_models import AttackTargetsModel, EncounterLogModel
-
     horizontal, tip = Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
     turn = TurnOrderModel(document)
     assert turn.headerData(TurnOrderModel.COL_HP, horizontal) == "HP"

@@ -16,9 +16,9 @@ from mneme_desktop.rules.actions import MovementMode
 from mneme_desktop.rules.checks import success_chance
 from mneme_desktop.rules.wounds import WoundState
 from mneme_desktop.ui.document import CampaignDocument
-from mneme_desktop.ui.models.encounter_models import TurnOrderModel
 from mneme_desktop.ui.models.roles import ID_ROLE
-from mneme_desktop.ui.views.attack_resolver import format_percent
+from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
+from mneme_desktop.ui.views.attack_text import format_percent
 from mneme_desktop.ui.views.encounter_view import EncounterView
 from tests.domain.test_combat import make_campaign
 from tests.ui.test_encounter_fight import (

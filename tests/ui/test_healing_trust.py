@@ -112,7 +112,7 @@ def test_the_planner_stops_when_the_stabilisation_ends_and_offers_the_roll(
     click(qtbot, view.advance_button)
     assert document.campaign.game_time == STABLE_UNTIL, "stopped after END hours, not 7 days"
     assert named(document, "Evan").damage == 26
-    assert view.status_label.text().startswith("Stopped after 9 hours of 7 days under")
+    assert view.status_label.message().startswith("Stopped after 9 hours of 7 days under")
     assert view.roll_panel.isVisible()
     assert "a dying roll is due at Day 3, 17:00" in view.roll_panel.message_label.text()
     assert view.roll_panel.roll_button.text() == (
@@ -185,7 +185,7 @@ def test_advancing_under_a_plan_keeps_own_regimes_and_says_whose_it_sets(
     assert (ann_after.recovery.activity, ann_after.recovery.care) == (Activity.FULL_REST, True)
     assert cyd_after.recovery is not None
     assert (cyd_after.recovery.activity, cyd_after.recovery.care) == (Activity.LIGHT, True)
-    assert "had no regime of their own" in view.status_label.text()
+    assert "had no regime of their own" in view.status_label.message()
     count = document.undo_stack.count()
     document.undo_stack.undo()
     assert named(document, "Cyd").recovery is None

@@ -242,7 +242,7 @@ def test_advancing_days_changes_damage_state_and_clock_and_undo_restores(
     assert ann.wound_state() is WoundState.WOUNDED
     assert document.campaign.game_time == START.advance(days=3)
     assert len(document.campaign.journal) == journal_before + 1
-    assert "Ann: healed 3 (damage 10 → 7)" in view.status_label.text()
+    assert "Ann: healed 3 (damage 10 → 7)" in view.status_label.message()
     # Evan is on his own regime (full rest + intensive care): 1 point per 3 days.
     assert sheet(document, "Evan").damage == 25
     # The projection now starts from the new damage.
@@ -434,24 +434,14 @@ def test_render_for_a_few_injured_characters(qtbot, view: HealingView) -> None:
     assert image.width() >= 1280 and image.height() >= 800
 
 
-def test_the_infirmary_is_undoable_once_the_campaign_keeps_one(qtbot, monkeypatch) -> None:
-    """With ``Campaign.infirmary`` (the field the lead adds), edits go on the undo stack."""
-    from pydantic import Field
-
-    from mneme_desktop.domain.healing.infirmary import Infirmary
-    from mneme_desktop.ui import healing_commands
-
-    class KeepingCampaign(Campaign):
-        infirmary: Infirmary = Field(default_factory=Infirmary)
-
-    monkeypatch.setattr(healing_commands, "Campaign", KeepingCampaign)
-    document = CampaignDocument(KeepingCampaign(name="Kept", characters=[
+def test_the_infirmary_is_undoable(qtbot) -> None:
+    """Staffing the campaign's infirmary is one step on the undo stack."""
+    document = CampaignDocument(Campaign(name="Kept", characters=[
         person("Evan", 26, recovery=Recovery(activity=REST, care=True))]))
     widget = HealingView(document)
     qtbot.addWidget(widget)
     widget.show()
     widget.tabs.setCurrentIndex(2)
-    assert widget.storage_label.text() == ""
     assert not widget.warning_label.isHidden()
     qtbot.mouseClick(widget.add_medic_button, Qt.MouseButton.LeftButton)
     assert document.campaign.infirmary.medics[0].level == 0
@@ -479,3 +469,20 @@ def test_a_hidden_planner_catches_up_when_shown(view: HealingView, document, mon
     assert refreshed == []  # nothing projected while nobody looks
     view.show()
     assert refreshed == [True]  # once, with the latest sheet
+
+
+def test_a_refused_edit_on_the_infirmary_tab_is_said_under_the_tabs(qtbot, view) -> None:
+    """The message line sits under every tab, and table edits' refusals reach it."""
+    from PySide6.QtWidgets import QAbstractSpinBox, QApplication
+
+    view.tabs.setCurrentIndex(2)
+    qtbot.mouseClick(view.add_medic_button, Qt.MouseButton.LeftButton)
+    assert view.status_label.isVisible()
+    index = view.staff_model.index(0, view.staff_model.LEVEL)
+    view.staff_table.setCurrentIndex(index)
+    view.staff_table.edit(index)
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QAbstractSpinBox)
+    editor.lineEdit().selectAll()
+    qtbot.keyClicks(editor, "99")
+    assert "runs from" in view.status_label.message()

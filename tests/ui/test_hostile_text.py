@@ -31,8 +31,8 @@ from mneme_desktop.domain import Campaign, Skill
 from mneme_desktop.domain.encounter import EncounterLogEntry
 from mneme_desktop.storage import save_campaign
 from mneme_desktop.ui.main_window import MainWindow, Page
-from mneme_desktop.ui.models.encounter_models import TurnOrderModel
 from mneme_desktop.ui.models.navigator_model import Group
+from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
 from mneme_desktop.ui.widgets.notes_edit import LONG_RUN, NotesEdit, has_long_run
 from mneme_desktop.ui.widgets.plain_text import (
     DISPLAY_LIMIT,

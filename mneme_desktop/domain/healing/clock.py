@@ -2,9 +2,9 @@
 
 Conditions whose time is up end, bleeding characters lose 1 damage a minute, and each whole
 day heals every character under their regime or a plan, step by step as
-:mod:`mneme_desktop.domain.healing.days` counts it. The result is a list of
-:class:`~mneme_desktop.domain.healing.changes.CampaignChange` to apply and revert; nothing
-here mutates the campaign it is given.
+:mod:`mneme_desktop.domain.healing.days` counts it. The result is an
+:class:`~mneme_desktop.domain.healing.changes.Outcome`: a patch of the one edit vocabulary to
+apply and revert, and notices beside it; nothing here mutates the campaign it is given.
 """
 
 from __future__ import annotations
@@ -21,14 +21,9 @@ from mneme_desktop.domain.character import (
     DamageRecord,
     Recovery,
 )
+from mneme_desktop.domain.edits import AddJournalEntry, Edit, ReplaceSheet, SetClock
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY, GameTime
-from mneme_desktop.domain.healing.changes import (
-    CampaignChange,
-    CharacterChange,
-    ClockChange,
-    JournalChange,
-    Notice,
-)
+from mneme_desktop.domain.healing.changes import Notice, Outcome
 from mneme_desktop.domain.healing.days import _CHARACTERISTIC_FIELDS, THERAPY_ORDER, _Course
 from mneme_desktop.domain.healing.plan import HealingPlan, _regime_text
 from mneme_desktop.rules.actions import ROUND_SECONDS
@@ -203,13 +198,13 @@ def advance_character(
 class _Advance:
     """The clock moved: each touched character's sheet before and after, with lines."""
 
-    clock: ClockChange
+    clock: SetClock
     sheets: dict[str, tuple[Character, Character, list[str]]]
     notices: list[Notice]
 
-    def character_changes(self) -> list[CharacterChange]:
+    def character_changes(self) -> list[ReplaceSheet]:
         return [
-            CharacterChange(before, after, tuple(lines))
+            ReplaceSheet(before, after, tuple(lines))
             for before, after, lines in self.sheets.values()
             if lines or before != after
         ]
@@ -286,7 +281,7 @@ def _advance(
                 )
         if lines or after != character:
             sheets[character.id] = (character, after, lines)
-    return _Advance(ClockChange(start, end), sheets, notices)
+    return _Advance(SetClock(start, end), sheets, notices)
 
 
 def _duration_text(seconds: int) -> str:
@@ -301,8 +296,8 @@ def _duration_text(seconds: int) -> str:
     return " ".join(parts) or "no time"
 
 
-def _journal(at: GameTime, title: str, lines: Iterable[str]) -> JournalChange:
-    return JournalChange(JournalEntry(game_time=at, title=title, text="\n".join(lines)))
+def _journal(at: GameTime, title: str, lines: Iterable[str]) -> AddJournalEntry:
+    return AddJournalEntry(JournalEntry(game_time=at, title=title, text="\n".join(lines)))
 
 
 def advance_campaign(
@@ -312,8 +307,8 @@ def advance_campaign(
     *,
     title: str = "",
     journal: bool = True,
-) -> list[CampaignChange]:
-    """What moving the clock ``seconds`` forward does, as changes to apply and revert.
+) -> Outcome:
+    """What moving the clock ``seconds`` forward does, as a patch to apply and revert.
 
     Conditions whose time is up end (a first-aid stabilisation); bleeding characters lose
     1 damage a minute; each whole day heals every character under their regime, or under
@@ -323,10 +318,9 @@ def advance_campaign(
     records what happened to anyone.
     """
     advance = _advance(campaign, seconds, plans)
-    changes: list[CampaignChange] = [advance.clock]
+    changes: list[Edit] = [advance.clock]
     character_changes = advance.character_changes()
     changes += character_changes
-    changes += advance.notices
     if journal and (character_changes or advance.notices):
         heading = title or f"Time passes: {_duration_text(seconds)}"
         changes.append(
@@ -337,4 +331,4 @@ def advance_campaign(
                 + [n.text for n in advance.notices],
             )
         )
-    return changes
+    return Outcome.of("Advance the clock", changes, advance.notices)

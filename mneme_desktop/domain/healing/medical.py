@@ -17,7 +17,8 @@ from mneme_desktop.domain.character import (
     ConditionKind,
     DamageRecord,
 )
-from mneme_desktop.domain.healing.changes import CampaignChange, CharacterChange, Notice
+from mneme_desktop.domain.edits import Edit, ReplaceSheet
+from mneme_desktop.domain.healing.changes import Notice, Outcome
 from mneme_desktop.domain.healing.clock import _Advance, _advance, _journal
 from mneme_desktop.rules.actions import FIRST_AID_ROUNDS, ROUND_SECONDS
 from mneme_desktop.rules.checks import UNSKILLED, CheckResult
@@ -108,20 +109,19 @@ def _finish(
     after: Character,
     lines: list[str],
     title: str,
-) -> list[CampaignChange]:
-    changes: list[CampaignChange] = []
+) -> Outcome:
+    changes: list[Edit] = []
     if seconds:
         changes.append(advance.clock)
     others = advance.character_changes()
     changes += others
-    patient = CharacterChange(before, after, tuple(lines))
+    patient = ReplaceSheet(before, after, tuple(lines))
     changes.append(patient)
-    changes += advance.notices
     text = [patient.description] + [c.description for c in others]
     text += [n.text for n in advance.notices]
     changes.append(_journal(advance.clock.after if seconds else advance.clock.before, title,
                             text))
-    return changes
+    return Outcome.of(title, changes, advance.notices)
 
 
 def _heal(character: Character, amount: int, lines: list[str], what: str) -> None:
@@ -139,7 +139,7 @@ def first_aid(
     on_self: bool = False,
     medic: str = "",
     advance_clock: bool = True,
-) -> list[CampaignChange]:
+) -> Outcome:
     """First aid: Difficulty 8 (10 on oneself), 30 rounds; heals the Effect, at least 1;
     stops bleeding; a character still dying is stabilised for END hours.
 
@@ -196,7 +196,7 @@ def surgery(
     sickbay: bool,
     medic: str = "",
     advance_clock: bool = True,
-) -> list[CampaignChange]:
+) -> Outcome:
     """Surgery: Difficulty 8, 30 minutes, in a hospital or sickbay; heals 2 x Effect.
 
     On a failure the fail effect less the Medic skill multiplies the time, and a remainder
@@ -243,7 +243,7 @@ def intensive_care(
     patient_id: str,
     roll: MedicalRoll | None,
     dying_roll: MedicalRoll | None = None,
-) -> list[CampaignChange]:
+) -> Outcome:
     """One round of intensive care for a dying patient.
 
     ``roll`` None means a Medic 2+ or an AI sickbay supervises: no roll, 2 damage healed.

@@ -20,13 +20,9 @@ from fractions import Fraction
 
 from mneme_desktop.domain.campaign import Campaign, JournalEntry
 from mneme_desktop.domain.character import Character, Characteristic, Condition, ConditionKind
+from mneme_desktop.domain.edits import AddJournalEntry, ReplaceSheet
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY, GameTime
-from mneme_desktop.domain.healing.changes import (
-    CampaignChange,
-    CharacterChange,
-    JournalChange,
-    apply_changes,
-)
+from mneme_desktop.domain.healing.changes import Outcome
 from mneme_desktop.domain.healing.clock import advance_campaign
 from mneme_desktop.domain.healing.medical import MedicalRoll
 from mneme_desktop.domain.healing.plan import HealingPlan
@@ -121,7 +117,7 @@ class StoppedAdvance:
 
     requested: int
     advanced: int
-    changes: tuple[CampaignChange, ...]
+    changes: Outcome
     due: RollDue | None
 
     @property
@@ -256,20 +252,20 @@ def advance_until_roll(
     stop = _first_stop(campaign, seconds, plans)
     if stop is not None:
         changes = (advance_campaign(campaign, stop.offset, plans, title=title,
-                                    journal=journal) if stop.offset else [])
+                                    journal=journal) if stop.offset else Outcome.of("", ()))
         probe = campaign.model_copy(deep=True)
-        apply_changes(probe, changes)
+        changes.patch.apply(probe)
         patient = probe.character(stop.character_id)
         basis = probe.rules_options.threshold_basis
         if patient.wound_state(basis) is WoundState.DYING:
-            return StoppedAdvance(seconds, stop.offset, tuple(changes),
+            return StoppedAdvance(seconds, stop.offset, changes,
                                   _due(stop, patient, probe.game_time))
     changes = advance_campaign(campaign, seconds, plans, title=title, journal=journal)
-    return StoppedAdvance(seconds, seconds, tuple(changes), None)
+    return StoppedAdvance(seconds, seconds, changes, None)
 
 
 def record_dying_roll(campaign: Campaign, patient_id: str,
-                      roll: MedicalRoll) -> list[CampaignChange]:
+                      roll: MedicalRoll) -> Outcome:
     """One dying roll (END vs 4 with wound penalties) at the current moment: a failure
     kills; the clock does not move (the roll covers the round it is made in)."""
     if roll.difficulty != DYING_DIFFICULTY:
@@ -286,10 +282,10 @@ def record_dying_roll(campaign: Campaign, patient_id: str,
         after.conditions = [*after.conditions, Condition(
             kind=ConditionKind.DEAD, detail="dying roll failed", started_at=at)]
         lines.append("failed the dying roll: dead")
-    change = CharacterChange(before, after, tuple(lines))
+    change = ReplaceSheet(before, after, tuple(lines))
     entry = JournalEntry(game_time=at, title=f"Dying roll: {before.name}",
                          text=change.description)
-    return [change, JournalChange(entry)]
+    return Outcome.of(entry.title, (change, AddJournalEntry(entry)))
 
 
 def dying_outlook(character: Character, plan: HealingPlan, now: GameTime,

@@ -3,45 +3,25 @@ odds before rolling; the roll in the app or from the table's dice; and one undoa
 
 Every number comes from :mod:`mneme_desktop.domain.combat`, which combines the rules core;
 this widget only collects the referee's choices and shows what the rules make of them.
+Its widgets are laid out by :mod:`~mneme_desktop.ui.views.attack_form`; what it says in words
+comes from :mod:`~mneme_desktop.ui.views.attack_text`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
-    QComboBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QScrollArea,
-    QSizePolicy,
-    QSpinBox,
-    QTableView,
-    QTextBrowser,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QWidget
 
 from mneme_desktop.domain import Characteristic, Combatant, Encounter, RangeClass, Side, Weapon
 from mneme_desktop.domain.combat import (
     AttackMode,
-    AttackOdds,
     AttackOutcome,
-    AttackRequest,
     AttackSpec,
-    PlanOutcome,
     armor_of,
     attack_check_from_dice,
     attack_odds,
@@ -53,45 +33,24 @@ from mneme_desktop.domain.combat import (
     resolve_attack,
     roll_attack,
 )
-from mneme_desktop.rules.actions import HIT_LOCATIONS, DefenseKind
 from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, CheckResult, CoverLevel
-from mneme_desktop.rules.damage import DamageResult
-from mneme_desktop.ui.encounter_commands import push_patch
-from mneme_desktop.ui.models.encounter_models import AttackTargetsModel, DifficultyTermsModel
+from mneme_desktop.ui.commands import push_patch
+from mneme_desktop.ui.models.attack_models import AttackTargetsModel
+from mneme_desktop.ui.views.attack_form import AttackForm
+from mneme_desktop.ui.views.attack_text import odds_parts, outcome_html, roll_text
 from mneme_desktop.ui.widgets.narrow import shrink_lists
-from mneme_desktop.ui.widgets.plain_text import escaped, set_rich_text
-from mneme_desktop.ui.widgets.status_line import StatusLine
+from mneme_desktop.ui.widgets.plain_text import set_rich_text
 
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
 
-__all__ = ["AttackResolver", "StatusLine", "format_percent", "outcome_html"]
+__all__ = ["AttackResolver"]
 
 _CoverChoice = tuple[str, int]
 """("level", a CoverLevel) or ("item", the index of one of the attacker's cover items)."""
 
 
-def format_percent(chance: Fraction) -> str:
-    """58.33% (7/12): the exact fraction beside a readable percentage."""
-    if chance == 0:
-        return "0% (cannot succeed)"
-    if chance == 1:
-        return "100% (cannot fail)"
-    return f"{float(chance) * 100:.2f}% ({chance.numerator}/{chance.denominator})"
-
-
-_FROM_ROWS = "As on the targets' rows"
-
-
-def _cover_levels(combo: QComboBox, from_rows: bool = False) -> None:
-    if from_rows:
-        combo.addItem(_FROM_ROWS, None)
-    for level in CoverLevel:
-        text = "None" if level is CoverLevel.NONE else f"{level.label.capitalize()} (+{int(level)})"
-        combo.addItem(text, level)
-
-
-class AttackResolver(QWidget):
+class AttackResolver(AttackForm):
     """Builds, rolls and applies one attack (or defend) action."""
 
     applied = Signal(str)
@@ -100,9 +59,6 @@ class AttackResolver(QWidget):
     """The weapon chosen for a combatant's next attack changed (their combatant id)."""
     message = Signal(str)
     """Something to tell the referee (a refusal or a problem with typed dice)."""
-
-    _ROLL_TIP = "Roll the attack and its damage here (Ctrl+Return)"
-    _DICE_TIP = "Resolve with the dice typed here (Enter in the dice field)"
 
     def __init__(self, document: CampaignDocument, rng: random.Random,
                  parent: QWidget | None = None) -> None:
@@ -130,234 +86,15 @@ class AttackResolver(QWidget):
         self._refresh_timer.setInterval(0)
         self._refresh_timer.timeout.connect(self._fresh)
         self._build()
+        self._connect()
         shrink_lists(self)
         document.encounter_changed.connect(self._encounter_changed)
         document.character_changed.connect(lambda _id: self._changed())
 
-    # --- layout -------------------------------------------------------------------------
+    # --- connections -------------------------------------------------------------------
 
-    def _build(self) -> None:
-        # The choices scroll; the odds, the dice and Apply stay in view below them.
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        inputs = QWidget()
-        layout = QVBoxLayout(inputs)
-        layout.setContentsMargins(4, 4, 4, 4)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setWidget(inputs)
-        outer.addWidget(scroll, 1)
-
-        who = QGroupBox("Attack")
-        form = QFormLayout(who)
-        self.mode_combo = QComboBox(objectName="attack_mode")
-        self.mode_combo.addItem("Attack", AttackMode.ATTACK)
-        self.mode_combo.addItem("Defend (double one defence)", AttackMode.DEFEND)
-        self.mode_combo.setToolTip("Defend: a significant action that only defends; success "
-                                   "takes no damage, and one defence modifier is doubled.")
-        form.addRow("Action", self.mode_combo)
-        self.attacker_combo = QComboBox(objectName="attacker")
-        form.addRow("Attacker", self.attacker_combo)
-        self.weapon_combo = QComboBox(objectName="weapon")
-        form.addRow("Weapon", self.weapon_combo)
-        row = QHBoxLayout()
-        self.characteristic_combo = QComboBox(objectName="characteristic")
-        self.characteristic_combo.addItem("STR", Characteristic.STR)
-        self.characteristic_combo.addItem("DEX", Characteristic.DEX)
-        self.characteristic_combo.setToolTip("Characteristic whose DM the roll adds "
-                                             "(melee: STR, others: DEX by default)")
-        self.extra_dm_spin = QSpinBox(objectName="extra_dm", minimum=-12, maximum=12)
-        self.extra_dm_spin.setPrefix("other DM ")
-        self.extra_dm_spin.setToolTip("Equipment and other DMs (scope +1, laser sight +1 ...)")
-        row.addWidget(self.characteristic_combo)
-        row.addWidget(self.extra_dm_spin)
-        form.addRow("Roll", row)
-        self.targets_model = AttackTargetsModel(self)
-        self.targets_view = QTableView(objectName="targets")
-        self.targets_view.setModel(self.targets_model)
-        self.targets_view.verticalHeader().hide()
-        self.targets_view.setWordWrap(False)
-        self.targets_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        header = self.targets_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(AttackTargetsModel.COL_TARGET, QHeaderView.ResizeMode.Stretch)
-        self.targets_view.setMinimumHeight(110)
-        self.targets_view.setEditTriggers(QAbstractItemView.EditTrigger.AllEditTriggers)
-        self.targets_view.setToolTip("Tick one or more targets. Attacks: each target's share "
-                                     "of the rate of attack (declared before rolling).")
-        form.addRow("Targets", self.targets_view)
-        layout.addWidget(who)
-
-        difficulty = QGroupBox("Difficulty")
-        dform = QFormLayout(difficulty)
-        self.base_spin = QSpinBox(objectName="base_difficulty", minimum=2, maximum=20, value=8)
-        dform.addRow("Base", self.base_spin)
-        self.cover_combo = QComboBox(objectName="cover")
-        _cover_levels(self.cover_combo, from_rows=True)
-        self.cover_combo.setToolTip("The targets' cover: as set on their rows (the largest "
-                                    "among several targets), or the level chosen here")
-        self.concealment_combo = QComboBox(objectName="concealment")
-        _cover_levels(self.concealment_combo)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Cover"))
-        row.addWidget(self.cover_combo)
-        row.addWidget(QLabel("Concealment"))
-        row.addWidget(self.concealment_combo)
-        dform.addRow(row)
-        self.close_quarters_check = QCheckBox("Ranged attack in close quarters (+2)",
-                                              objectName="close_quarters")
-        dform.addRow(self.close_quarters_check)
-        row = QHBoxLayout()
-        self.range_spin = QSpinBox(objectName="range", minimum=-8, maximum=8)
-        self.range_spin.setToolTip("Range, size and movement of the target (+ harder)")
-        self.superiority_spin = QSpinBox(objectName="superiority", minimum=-3, maximum=3)
-        self.superiority_spin.setToolTip("Superiority: + for the attacker's side, - for the "
-                                         "target's (Ch.3 table, +1 to +3)")
-        row.addWidget(QLabel("Range/size/move"))
-        row.addWidget(self.range_spin)
-        row.addWidget(QLabel("Superiority"))
-        row.addWidget(self.superiority_spin)
-        dform.addRow(row)
-        self.location_combo = QComboBox(objectName="location")
-        self.location_combo.addItem("No targeted location", None)
-        for location in HIT_LOCATIONS:
-            self.location_combo.addItem(
-                f"{location.name} (+{location.difficulty_modifier}, "
-                f"{location.body_area.value})", location)
-        self.location_combo.setToolTip("Targeted attack: harder to hit; limbs cripple at 1/3 "
-                                       "HP, hands/feet at 1/10, the head stuns, vitals bleed")
-        dform.addRow("Targeted", self.location_combo)
-        row = QHBoxLayout()
-        self.advantage_spin = QSpinBox(objectName="advantages", minimum=0, maximum=6)
-        self.disadvantage_spin = QSpinBox(objectName="disadvantages", minimum=0, maximum=6)
-        self.advantage_spin.setToolTip("Advantages (cancel disadvantages one for one)")
-        self.disadvantage_spin.setToolTip("Disadvantages (cancel advantages one for one)")
-        row.addWidget(QLabel("Advantage"))
-        row.addWidget(self.advantage_spin)
-        row.addWidget(QLabel("Disadvantage"))
-        row.addWidget(self.disadvantage_spin)
-        dform.addRow(row)
-        row = QHBoxLayout()
-        self.coordinating_spin = QSpinBox(objectName="coordinating", minimum=0, maximum=4)
-        self.coordinating_spin.setToolTip("Coordinating action: the referee adds 1-4 "
-                                          "Difficulty; gain superiority or advantage")
-        self.plan_combo = QComboBox(objectName="plan")
-        self.plan_combo.addItem("No plan", PlanOutcome.NONE)
-        self.plan_combo.addItem("Plan came true (advantage)", PlanOutcome.CORRECT)
-        self.plan_combo.addItem("Plan was wrong (disadvantage)", PlanOutcome.WRONG)
-        row.addWidget(QLabel("Coordinating"))
-        row.addWidget(self.coordinating_spin)
-        row.addWidget(self.plan_combo)
-        dform.addRow(row)
-        self.terms_model = DifficultyTermsModel(self)
-        self.terms_view = QTableView(objectName="difficulty_terms")
-        self.terms_view.setModel(self.terms_model)
-        self.terms_view.verticalHeader().hide()
-        self.terms_view.horizontalHeader().setSectionResizeMode(
-            2, QHeaderView.ResizeMode.Stretch)
-        self.terms_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.terms_view.setMinimumHeight(120)
-        dform.addRow(self.terms_view)
-        self.dm_label = QLabel(objectName="roll_terms")
-        self.dm_label.setWordWrap(True)
-        dform.addRow(self.dm_label)
-        layout.addWidget(difficulty)
-
-        options = QGroupBox("Options and defence")
-        oform = QFormLayout(options)
-        row = QHBoxLayout()
-        self.reckless_check = QCheckBox("Reckless", objectName="reckless")
-        self.reckless_check.setToolTip("Reckless action: +2 DM to the roll, then -3 to the "
-                                       "Effect; a negative result is resolved as a failure")
-        self.costly_check = QCheckBox("Costly success", objectName="costly")
-        self.costly_check.setToolTip("If the roll fails, succeed anyway (Effect 0) and pay a "
-                                     "fail effect of double the failure + 3")
-        self.spend_check = QCheckBox("Spend the action", objectName="spend_action")
-        self.spend_check.setChecked(True)
-        self.spend_check.setToolTip("Spend the attacker's significant action (2 minor)")
-        row.addWidget(self.reckless_check)
-        row.addWidget(self.costly_check)
-        row.addWidget(self.spend_check)
-        oform.addRow(row)
-        self.doubled_combo = QComboBox(objectName="defend_doubles")
-        self.doubled_combo.addItem("Skill", DefenseKind.SKILL)
-        self.doubled_combo.addItem("Cover", DefenseKind.COVER)
-        self.doubled_combo.addItem("Concealment / conditions", DefenseKind.CONCEALMENT)
-        self.doubled_combo.setToolTip("Defend doubles one modifier (cover and concealment "
-                                      "never above 4); doubled skill also adds to the roll")
-        oform.addRow("Defend doubles", self.doubled_combo)
-        self.defence_conditions_spin = QSpinBox(objectName="defence_conditions", minimum=0,
-                                                maximum=12)
-        self.defence_conditions_spin.setToolTip("The attacker's own conditions (concealment, "
-                                                "range, size, movement): first to reduce a "
-                                                "fail effect")
-        oform.addRow("Attacker's conditions", self.defence_conditions_spin)
-        self.defence_cover_combo = QComboBox(objectName="defence_cover")
-        self.defence_cover_combo.setToolTip("Cover reduces a fail effect second and takes the "
-                                            "damage rolls it absorbs")
-        oform.addRow("Attacker's cover", self.defence_cover_combo)
-        self.return_fire_combo = QComboBox(objectName="return_fire")
-        self.return_fire_combo.setToolTip("Whose weapon deals the damage rolls of a fail effect")
-        self.return_rate_spin = QSpinBox(objectName="return_rate", minimum=1, maximum=999)
-        self.return_rate_spin.setToolTip("The opponents' total rate of attack: the most damage "
-                                         "rolls of a fail effect that count")
-        row = QHBoxLayout()
-        row.addWidget(self.return_fire_combo, 1)
-        row.addWidget(QLabel("rate"))
-        row.addWidget(self.return_rate_spin)
-        oform.addRow("Strikes back", row)
-        layout.addWidget(options)
-
-        layout.addStretch(1)
-        roll = QGroupBox("Roll")
-        rlayout = QVBoxLayout(roll)
-        self.odds_label = QLabel(objectName="odds")
-        self.odds_label.setWordWrap(True)
-        self.odds_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        rlayout.addWidget(self.odds_label)
-        self.problem_label = StatusLine("attack_problem")
-        rlayout.addWidget(self.problem_label)
-        self.roll_button = QPushButton("&Roll in the app", objectName="roll_attack")
-        self.roll_button.setToolTip(self._ROLL_TIP)
-        self.dice_edit = QLineEdit(objectName="attack_dice")
-        self.dice_edit.setPlaceholderText("table dice: 4 5")
-        self.dice_edit.setToolTip("The dice a player rolled at the table (3 or more with "
-                                  "advantage or disadvantage); Enter resolves")
-        self.use_dice_button = QPushButton("Use &dice", objectName="use_dice")
-        self.use_dice_button.setToolTip(self._DICE_TIP)
-        row = QHBoxLayout()
-        row.addWidget(self.roll_button)
-        row.addWidget(self.dice_edit, 1)
-        row.addWidget(self.use_dice_button)
-        rlayout.addLayout(row)
-        self.damage_edit = QLineEdit(objectName="damage_rolls")
-        self.damage_edit.setPlaceholderText("damage rolls (optional): 7, 9; 5")
-        self.damage_edit.setToolTip("Damage roll totals from the table: one group per target, "
-                                    "separated by ';' (empty: rolled in the app)")
-        self.return_fire_edit = QLineEdit(objectName="return_fire_rolls")
-        self.return_fire_edit.setPlaceholderText("return fire (optional)")
-        self.return_fire_edit.setToolTip("Damage rolls against the attacker from the table: "
-                                         "the cover's rolls first (empty: rolled in the app)")
-        row = QHBoxLayout()
-        row.addWidget(self.damage_edit, 1)
-        row.addWidget(self.return_fire_edit, 1)
-        rlayout.addLayout(row)
-        self.outcome_view = QTextBrowser(objectName="attack_outcome")
-        self.outcome_view.setFixedHeight(self.fontMetrics().height() * 7)
-        self.outcome_view.setSizePolicy(QSizePolicy.Policy.Expanding,
-                                        QSizePolicy.Policy.Fixed)
-        rlayout.addWidget(self.outcome_view)
-        row = QHBoxLayout()
-        self.apply_button = QPushButton("&Apply to all targets", objectName="apply_attack")
-        self.apply_button.setToolTip("Apply the result to every sheet it touches as one "
-                                     "undoable step (Ctrl+Shift+Return)")
-        self.discard_button = QPushButton("Discard", objectName="discard_attack")
-        row.addWidget(self.apply_button)
-        row.addWidget(self.discard_button)
-        rlayout.addLayout(row)
-        outer.addWidget(roll)
-
+    def _connect(self) -> None:
+        """Each widget to what it recomputes or does (the form itself knows no steps)."""
         for combo in (self.mode_combo, self.characteristic_combo, self.cover_combo,
                       self.concealment_combo, self.location_combo, self.plan_combo,
                       self.doubled_combo, self.defence_cover_combo):
@@ -812,43 +549,6 @@ class AttackResolver(QWidget):
 
     # --- the spec and the odds -------------------------------------------------------------
 
-    def _request(self) -> AttackRequest | None:
-        attacker_id = self.attacker_combo.currentData()
-        if attacker_id is None:
-            return None
-        cover_choice = self.defence_cover_combo.currentData() or ("level", CoverLevel.NONE)
-        fire = self.return_fire_combo.currentData()
-        mode = self.mode_combo.currentData()
-        return AttackRequest(
-            attacker_id=attacker_id,
-            weapon_index=self.weapon_combo.currentIndex(),
-            targets=tuple(self.targets_model.checked()),
-            characteristic=Characteristic(self.characteristic_combo.currentData()),
-            base_difficulty=self.base_spin.value(),
-            cover=self.cover_combo.currentData(),
-            concealment=self.concealment_combo.currentData(),
-            close_quarters=self.close_quarters_check.isChecked(),
-            range_mod=self.range_spin.value(),
-            superiority=self.superiority_spin.value(),
-            location=self.location_combo.currentData(),
-            advantages=self.advantage_spin.value(),
-            disadvantages=self.disadvantage_spin.value(),
-            coordinating=self.coordinating_spin.value(),
-            plan=self.plan_combo.currentData(),
-            extra_dm=self.extra_dm_spin.value(),
-            mode=mode,
-            reckless=self.reckless_check.isChecked(),
-            costly_success=self.costly_check.isChecked(),
-            defence_conditions=self.defence_conditions_spin.value(),
-            defence_cover=cover_choice[1] if cover_choice[0] == "level" else CoverLevel.NONE,
-            defence_cover_item=cover_choice[1] if cover_choice[0] == "item" else None,
-            spend_action=self.spend_check.isChecked(),
-            doubled=self.doubled_combo.currentData() if mode is AttackMode.DEFEND else None,
-            return_fire_from=fire[0] if fire else None,
-            return_fire_weapon=fire[1] if fire else 0,
-            return_fire_rate=self.return_rate_spin.value(),
-        )
-
     def _inputs_changed(self) -> None:
         if self._updating:
             return
@@ -884,8 +584,8 @@ class AttackResolver(QWidget):
             self._outcome = None
             self._show_outcome()
             return
-        self.dm_label.setText(self._dm_text(spec))
-        parts = self._odds_parts(spec, attack_odds(spec))
+        self.dm_label.setText(roll_text(spec))
+        parts = odds_parts(spec, attack_odds(spec))
         set_rich_text(self.odds_label, "<b>{}</b>" + " · {}" * (len(parts) - 1), *parts)
         check = self._check
         if check is not None and check.modifier == spec.roll_modifier and \
@@ -896,27 +596,6 @@ class AttackResolver(QWidget):
             self._check = None
             self._outcome = None
             self._show_outcome()
-
-    def _dm_text(self, spec: AttackSpec) -> str:
-        terms = ", ".join(f"{t.label} {t.value:+d}" for t in spec.roll_terms)
-        advantage = spec.net_advantage
-        dice = "2d6"
-        if advantage > 0:
-            dice = f"{2 + advantage}d6 keep the 2 highest"
-        elif advantage < 0:
-            dice = f"{2 - advantage}d6 keep the 2 lowest"
-        return (f"Roll {dice} {spec.roll_modifier:+d} ({terms}) against "
-                f"{spec.difficulty.total}")
-
-    def _odds_parts(self, spec: AttackSpec, odds: AttackOdds) -> list[str]:
-        """The odds line's pieces; the first is shown in bold."""
-        parts = [f"Chance of success {format_percent(odds.chance)}"]
-        if spec.mode is AttackMode.ATTACK:
-            parts.append(f"expected damage {float(odds.expected_damage_if_hit):.2f} if it hits, "
-                         f"{float(odds.expected_damage):.2f} overall")
-        if spec.return_fire is not None:
-            parts.append(f"expected damage taken {float(odds.expected_harm):.2f}")
-        return parts
 
     # --- resolving ---------------------------------------------------------------------------
 
@@ -949,57 +628,3 @@ class AttackResolver(QWidget):
                                       "table.</i></p>")
             return
         self.outcome_view.setHtml(outcome_html(outcome))
-
-
-def _rolls_html(result: DamageResult) -> str:
-    parts = []
-    for raw, after, kept in zip(result.rolls, result.after_armor, result.kept, strict=True):
-        text = f"{raw}→{after}" if raw != after else str(raw)
-        parts.append(text if kept else f"<s>{text}</s>")
-    return ", ".join(parts)
-
-
-def outcome_html(outcome: AttackOutcome) -> str:
-    """The result before it is applied: the roll, each target's damage rolls, the harm."""
-    spec, check = outcome.spec, outcome.check
-    dice = "+".join(map(str, check.dice))
-    kept = "" if len(check.dice) == 2 else f" (kept {'+'.join(map(str, check.kept))})"
-    lines = [f"<p><b>{dice}{kept} {check.modifier:+d} = {check.total}</b> against "
-             f"{check.difficulty}: <b>Effect {check.effect:+d}</b></p>"]
-    for note in outcome.notes:
-        lines.append(escaped("<p>{}</p>", note))
-    if spec.mode is AttackMode.DEFEND:
-        lines.append("<p>Defended: no damage.</p>" if check.effect >= 0 and outcome.harm is None
-                     else "")
-    elif not outcome.hit:
-        lines.append("<p>Miss.</p>")
-    for hit in outcome.hits:
-        if hit.immune:
-            lines.append(escaped("<p>{}: immune to {}-scale damage.</p>", hit.target.name,
-                                 spec.dice.scale.label))
-            continue
-        assert hit.result is not None
-        armor = f" against armor {hit.target.armor}" if hit.target.armor else ""
-        lines.append(escaped("<p><b>{}</b>: {} roll(s) of {}{},", hit.target.name, hit.rolled,
-                             spec.dice, armor)
-                     + f" best {hit.kept} kept: {_rolls_html(hit.result)} = "
-                     f"<b>{hit.total} damage</b></p>")
-        if hit.massive is not None:
-            verdict = "survives (crippled)" if hit.massive.survived else "dies"
-            lines.append(f"<p>Massive damage roll {hit.massive.check.total}: {verdict}</p>")
-    harm = outcome.harm
-    if harm is not None:
-        m = harm.mitigation
-        lines.append(f"<p><b>Fail effect {harm.fail_effect}</b>: conditions -{m.by_conditions},"
-                     f" cover -{m.by_cover}, skill -{m.by_skill} → {m.remaining} left</p>")
-        if harm.cover is not None:
-            lines.append(escaped("<p>{} takes ", spec.defence.cover_name or "Cover")
-                         + f"{_rolls_html(harm.cover)} = {sum(harm.cover.rolls)}</p>")
-        if harm.attacker is not None:
-            lines.append(escaped("<p><b>{}</b> takes ", spec.attacker_name)
-                         + f"{_rolls_html(harm.attacker)} = <b>{harm.total} damage</b></p>")
-        elif spec.return_fire is None and m.remaining:
-            lines.append("<p>Nobody can strike back.</p>")
-        elif m.remaining == 0:
-            lines.append("<p>Ordinary failure.</p>")
-    return "".join(lines)

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.domain.healing.infirmary import Infirmary, Medic, infirmary_report
-from mneme_desktop.ui.healing_commands import set_infirmary, supports_stored_infirmary
+from mneme_desktop.ui.healing_commands import set_infirmary
 from mneme_desktop.ui.models.healing_models import InfirmaryLoadModel, InfirmaryStaffModel
 from mneme_desktop.ui.views.healing_page import NOTE_STYLE, WARNING_STYLE, HealingPage, table_view
 from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
@@ -86,13 +86,6 @@ class InfirmaryTab(HealingPage):
         self.monitoring_label.setObjectName("infirmaryMonitoring")
         self.monitoring_label.setWordWrap(True)
         self.monitoring_label.setStyleSheet(NOTE_STYLE)
-        self.storage_label = QLabel(page)
-        self.storage_label.setWordWrap(True)
-        self.storage_label.setStyleSheet(NOTE_STYLE)
-        if not supports_stored_infirmary():
-            self.storage_label.setText(
-                "The infirmary is kept while this view is open; it is not yet saved with the "
-                "campaign.")
 
         staff_box = QGroupBox("Medics", page)
         staff_layout = QVBoxLayout(staff_box)
@@ -114,7 +107,6 @@ class InfirmaryTab(HealingPage):
         staff_layout.addLayout(supervisor_row)
         staff_layout.addWidget(self.sickbay_check)
         staff_layout.addWidget(self.ai_check)
-        staff_layout.addWidget(self.storage_label)
 
         load_box = QGroupBox("Patients under care", page)
         load_layout = QVBoxLayout(load_box)
@@ -140,10 +132,7 @@ class InfirmaryTab(HealingPage):
         return page
 
     def _store_infirmary(self, infirmary: Infirmary, text: str) -> None:
-        if supports_stored_infirmary():
-            set_infirmary(self.document, infirmary, text)
-        else:
-            self._local_infirmary = infirmary.model_copy(deep=True)
+        set_infirmary(self.document, infirmary, text)
         self._refresh_infirmary()
 
     def _refresh_infirmary(self, *_: object) -> None:
@@ -187,8 +176,7 @@ class InfirmaryTab(HealingPage):
         self.monitoring_label.setText(
             f"Note: {report.monitoring_note} The capacity above uses the care figure, "
             "8 x 2^level light-care patients per medic.")
-        if hasattr(self, "roll_button"):
-            self._update_event_form()
+        self._update_event_form()
 
     def _add_medic(self) -> None:
         infirmary = self.infirmary.model_copy(deep=True)

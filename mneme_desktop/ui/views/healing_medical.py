@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.domain import Character, Characteristic, ConditionKind
-from mneme_desktop.domain.healing.changes import CharacterChange, Notice
 from mneme_desktop.domain.healing.medical import MedicalRoll
 from mneme_desktop.domain.medic_check import MedicModifier, medic_modifier
 from mneme_desktop.rules.actions import FIRST_AID_ROUNDS
@@ -431,11 +430,12 @@ class MedicalTab(HealingPage):
             self._error(f"Not recorded: {exc}")
             return
         lines: list[str] = []
-        for change in changes:
-            if isinstance(change, CharacterChange) and change.character_id == patient.id:
+        for change in changes.sheets:
+            if change.character_id == patient.id:
                 lines = list(change.lines) + lines
-            elif isinstance(change, CharacterChange | Notice):
+            else:
                 lines.append(change.description)
+        lines += [notice.text for notice in changes.notices]
         set_rich_text(self.result_label, "<b>{}</b>" + "<br>{}" * len(lines), patient.name,
                       *lines)
         self._report(_EVENT_TITLES[kind], changes)

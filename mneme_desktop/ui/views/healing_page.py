@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractItemModel, SignalInstance
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QWidget
 
-from mneme_desktop.domain.healing.changes import CampaignChange, CharacterChange, Notice
+from mneme_desktop.domain.healing.changes import Outcome
 from mneme_desktop.domain.healing.infirmary import Infirmary
 from mneme_desktop.ui.document import CampaignDocument
-from mneme_desktop.ui.healing_commands import campaign_infirmary
 from mneme_desktop.ui.models.healing_models import PatientListModel
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
+from mneme_desktop.ui.widgets.status_line import StatusLine
 
 __all__ = ["ERROR_STYLE", "NOTE_STYLE", "WARNING_STYLE", "HealingPage", "table_view"]
 
@@ -59,26 +58,21 @@ class HealingPage(_Widget):
     document: CampaignDocument
     rng: random.Random
     patients_model: PatientListModel
-    status_label: QLabel
+    status_label: StatusLine
     result_label: QLabel
-    _local_infirmary: Infirmary
 
     @property
     def infirmary(self) -> Infirmary:
-        """The campaign's infirmary, or the view's own while the campaign keeps none."""
-        stored = campaign_infirmary(self.document.campaign)
-        return stored if stored is not None else self._local_infirmary
+        """The campaign's infirmary, which every tab reads and the Infirmary tab edits."""
+        return self.document.campaign.infirmary
 
-    def _report(self, what: str, changes: Sequence[CampaignChange]) -> None:
-        happened = [c.description for c in changes if isinstance(c, CharacterChange | Notice)]
+    def _report(self, what: str, changes: Outcome) -> None:
+        happened = changes.said
         text = what + (": " + "; ".join(happened) if happened else ": nothing changed")
-        self.status_label.setStyleSheet("")
-        self.status_label.setText(text)
-        self.status_label.setToolTip("\n".join(happened))
+        self.status_label.show_message(text)
         self.status_changed.emit(text)
 
     def _error(self, message: str) -> None:
-        self.status_label.setStyleSheet(ERROR_STYLE)
-        self.status_label.setText(message)
+        self.status_label.show_message(message)
         set_rich_text(self.result_label, "<span style='" + ERROR_STYLE + "'>{}</span>", message)
         self.status_changed.emit(message)

@@ -37,6 +37,7 @@ from mneme_desktop.ui.views.healing_plans import PlanEditor, default_plans
 from mneme_desktop.ui.views.roll_due_panel import RollDuePanel, duration_text
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 from mneme_desktop.ui.widgets.projection_chart import PLAN_COLORS, ChartSeries, ProjectionChart
+from mneme_desktop.ui.widgets.status_line import StatusLine
 
 __all__ = ["PlannerTab"]
 
@@ -144,16 +145,16 @@ class PlannerTab(HealingPage):
         self.regime_note_label.setStyleSheet(NOTE_STYLE)
         self.roll_panel = RollDuePanel(self.document, page, rng=self.rng)
         self.roll_panel.setObjectName("planRollDue")
-        self.status_label = QLabel(page)
-        self.status_label.setObjectName("healingStatus")
-        self.status_label.setWordWrap(True)
+        # The view's one message line: what an action did, or why it was refused. It sits
+        # under the tabs (HealingView places it), so every tab's refusals are seen.
+        self.status_label = StatusLine("healingStatus", page)
         advance_row = QHBoxLayout()
         advance_row.addWidget(QLabel("Advance", page))
         advance_row.addWidget(self.advance_days_spin)
         advance_row.addWidget(QLabel("under", page))
         advance_row.addWidget(self.advance_plan_combo)
         advance_row.addWidget(self.advance_button)
-        advance_row.addWidget(self.status_label, 1)
+        advance_row.addStretch(1)
 
         layout = QVBoxLayout(page)
         layout.setContentsMargins(4, 4, 4, 4)

@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.domain import ConditionKind
-from mneme_desktop.domain.healing.infirmary import Infirmary
 from mneme_desktop.domain.healing.plan import Projection
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.models.healing_models import ComparisonModel, PatientListModel
@@ -64,7 +63,6 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
         self.setObjectName("healingView")
         self.document = document
         self.rng = rng if rng is not None else random.Random()
-        self._local_infirmary = Infirmary()
         self._projections: dict[str, tuple[Projection, Projection]] = {}
         self._refreshing = False
         self._stale = False
@@ -123,6 +121,9 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.splitter)
+        layout.addWidget(self.status_label)  # under every tab: no refusal goes unseen
+        for delegate in self.findChildren(SheetItemDelegate):  # table edits refused
+            delegate.edit_refused.connect(self._error)
 
         self.patients_model.checked_changed.connect(self._checked_changed)
         self.patients_model.edit_rejected.connect(self._error)

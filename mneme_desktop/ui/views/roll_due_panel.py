@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from mneme_desktop.domain.character import Characteristic
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing.changes import CharacterChange
 from mneme_desktop.domain.healing.medical import MedicalRoll
 from mneme_desktop.domain.healing.time_stops import DueRoll, RollDue
 from mneme_desktop.rules.actions import ROUND_SECONDS
@@ -111,7 +110,7 @@ class RollDuePanel(QWidget):
                     roll_dying(self.rng, endurance, patient.damage).check)
             roll = None if result.check is None else MedicalRoll.from_check(result.check)
             changes = record_intensive_care(self.document, patient.id, roll, dying)
-        lines = [c.description for c in changes if isinstance(c, CharacterChange)]
+        lines = [c.description for c in changes.sheets]
         self._said("; ".join(lines))
 
     def _said(self, text: str) -> None:

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing.changes import CharacterChange, Notice
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.healing_commands import advance_clock
@@ -129,8 +128,7 @@ class TimeControls(QWidget):
         unit = self.unit
         what = unit.describe(amount)
         result = advance_clock(document, amount * unit.seconds, f"Advance the clock {what}")
-        happened = [c.description for c in result.changes
-                    if isinstance(c, CharacterChange | Notice)]
+        happened = result.changes.said
         passed = what if result.advanced == result.requested else duration_text(result.advanced)
         summary = (f"{passed} passed" if result.advanced else "The clock did not move") + (
             ": " + "; ".join(happened) if happened else "")

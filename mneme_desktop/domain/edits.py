@@ -1,0 +1,549 @@
+"""The one vocabulary of reversible edits, and the :class:`Patch` that makes them one step.
+
+Every change a referee makes to a campaign - a combat step, an advance of the clock, a
+sheet typed into, a character added - is a :class:`Patch` of these small, exact edits.
+A patch applies and reverts exactly and says what it touched (:class:`ChangeSummary`), so
+the undo stack holds only what changed and each view refreshes from one notice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Literal
+
+from pydantic import BaseModel
+
+from mneme_desktop.domain.adversary import AdversaryTemplate
+from mneme_desktop.domain.campaign import Campaign, JournalEntry
+from mneme_desktop.domain.character import Character
+from mneme_desktop.domain.encounter import Combatant, Encounter, EncounterLogEntry
+from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.domain.healing.infirmary import Infirmary
+
+__all__ = [
+    "AddJournalEntry",
+    "AppendLog",
+    "ChangeSummary",
+    "Edit",
+    "InsertCombatant",
+    "InsertItem",
+    "ItemList",
+    "Locator",
+    "MoveCombatant",
+    "Patch",
+    "RemoveCombatant",
+    "RemoveItem",
+    "ReplaceSheet",
+    "SetClock",
+    "SetCombatantField",
+    "SetEncounterField",
+    "SetInfirmary",
+    "SetRulesOption",
+]
+
+
+@dataclass(frozen=True)
+class ChangeSummary:
+    """What one step touched: the one notice the document turns into its signals."""
+
+    character_ids: frozenset[str] = frozenset()
+    encounter_ids: frozenset[str] = frozenset()
+    structure_changed: bool = False
+    """Characters, templates or encounters added, removed, renamed (the navigator's items)."""
+    time_changed: bool = False
+    journal_changed: bool = False
+    infirmary_changed: bool = False
+    rules_changed: bool = False
+
+    def __or__(self, other: ChangeSummary) -> ChangeSummary:
+        return ChangeSummary(
+            self.character_ids | other.character_ids,
+            self.encounter_ids | other.encounter_ids,
+            self.structure_changed or other.structure_changed,
+            self.time_changed or other.time_changed,
+            self.journal_changed or other.journal_changed,
+            self.infirmary_changed or other.infirmary_changed,
+            self.rules_changed or other.rules_changed,
+        )
+
+    @property
+    def empty(self) -> bool:
+        return self == ChangeSummary()
+
+
+_NOTHING = ChangeSummary()
+
+
+class Locator:
+    """Finds encounters and combatants by id during one apply or revert.
+
+    Lookups are indexed once per patch, so a patch touching every combatant stays linear.
+    """
+
+    def __init__(self, campaign: Campaign) -> None:
+        self.campaign = campaign
+        self._combatants: dict[str, dict[str, Combatant]] = {}
+
+    def encounter(self, encounter_id: str) -> Encounter:
+        return self.campaign.encounter(encounter_id)
+
+    def combatant(self, encounter_id: str, combatant_id: str) -> Combatant:
+        table = self._combatants.get(encounter_id)
+        if table is None:
+            table = {c.id: c for c in self.encounter(encounter_id).combatants}
+            self._combatants[encounter_id] = table
+        try:
+            return table[combatant_id]
+        except KeyError:
+            raise KeyError(f"no combatant {combatant_id!r} in this encounter") from None
+
+    def invalidate(self) -> None:
+        self._combatants.clear()
+
+
+def _fresh(value: object) -> object:
+    """A private copy of model values, so nothing stored in an edit is ever shared live."""
+    if isinstance(value, BaseModel):
+        return value.model_copy(deep=True)
+    if isinstance(value, list):
+        return [_fresh(item) for item in value]
+    return value
+
+
+# --- encounters ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetEncounterField:
+    encounter_id: str
+    name: str
+    before: object
+    after: object
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(encounter_ids=frozenset({self.encounter_id}),
+                             structure_changed=self.name == "name")
+
+    def apply(self, loc: Locator) -> None:
+        setattr(loc.encounter(self.encounter_id), self.name, _fresh(self.after))
+        loc.invalidate()
+
+    def revert(self, loc: Locator) -> None:
+        setattr(loc.encounter(self.encounter_id), self.name, _fresh(self.before))
+        loc.invalidate()
+
+
+@dataclass(frozen=True)
+class SetCombatantField:
+    encounter_id: str
+    combatant_id: str
+    name: str
+    before: object
+    after: object
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(encounter_ids=frozenset({self.encounter_id}))
+
+    def apply(self, loc: Locator) -> None:
+        combatant = loc.combatant(self.encounter_id, self.combatant_id)
+        setattr(combatant, self.name, _fresh(self.after))
+
+    def revert(self, loc: Locator) -> None:
+        combatant = loc.combatant(self.encounter_id, self.combatant_id)
+        setattr(combatant, self.name, _fresh(self.before))
+
+
+def _put_combatant(loc: Locator, encounter_id: str, index: int, combatant: Combatant) -> None:
+    loc.encounter(encounter_id).combatants.insert(index, combatant.model_copy(deep=True))
+    loc.invalidate()
+
+
+def _take_combatant(loc: Locator, encounter_id: str, combatant_id: str) -> None:
+    combatants = loc.encounter(encounter_id).combatants
+    del combatants[next(i for i, c in enumerate(combatants) if c.id == combatant_id)]
+    loc.invalidate()
+
+
+@dataclass(frozen=True)
+class InsertCombatant:
+    encounter_id: str
+    index: int
+    combatant: Combatant
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(encounter_ids=frozenset({self.encounter_id}))
+
+    def apply(self, loc: Locator) -> None:
+        _put_combatant(loc, self.encounter_id, self.index, self.combatant)
+
+    def revert(self, loc: Locator) -> None:
+        _take_combatant(loc, self.encounter_id, self.combatant.id)
+
+
+@dataclass(frozen=True)
+class RemoveCombatant:
+    """The inverse of :class:`InsertCombatant`."""
+
+    encounter_id: str
+    index: int
+    combatant: Combatant
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(encounter_ids=frozenset({self.encounter_id}))
+
+    def apply(self, loc: Locator) -> None:
+        _take_combatant(loc, self.encounter_id, self.combatant.id)
+
+    def revert(self, loc: Locator) -> None:
+        _put_combatant(loc, self.encounter_id, self.index, self.combatant)
+
+
+@dataclass(frozen=True)
+class MoveCombatant:
+    """Move a combatant within the list; ties in initiative keep list order, so this is
+    how a referee breaks a tie."""
+
+    encounter_id: str
+    from_index: int
+    to_index: int
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(encounter_ids=frozenset({self.encounter_id}))
+
+    def apply(self, loc: Locator) -> None:
+        combatants = loc.encounter(self.encounter_id).combatants
+        combatants.insert(self.to_index, combatants.pop(self.from_index))
+        loc.invalidate()
+
+    def revert(self, loc: Locator) -> None:
+        combatants = loc.encounter(self.encounter_id).combatants
+        combatants.insert(self.from_index, combatants.pop(self.to_index))
+        loc.invalidate()
+
+
+@dataclass(frozen=True)
+class AppendLog:
+    encounter_id: str
+    entries: tuple[EncounterLogEntry, ...]
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(encounter_ids=frozenset({self.encounter_id}))
+
+    def apply(self, loc: Locator) -> None:
+        log = loc.encounter(self.encounter_id).log
+        log.extend(entry.model_copy(deep=True) for entry in self.entries)
+
+    def revert(self, loc: Locator) -> None:
+        log = loc.encounter(self.encounter_id).log
+        count = len(self.entries)
+        tail = [entry.id for entry in log[len(log) - count :]]
+        if tail != [entry.id for entry in self.entries]:
+            raise RuntimeError("the encounter log changed under an undo step")
+        del log[len(log) - count :]
+
+
+# --- sheets ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplaceSheet:
+    """One character sheet before and after, wherever it lives (a campaign character, a
+    template's stat block, an encounter's instance); ``lines`` say what happened."""
+
+    before: Character
+    after: Character
+    lines: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.before.id != self.after.id:
+            raise ValueError("a character edit must keep the character's id")
+
+    @property
+    def character_id(self) -> str:
+        return self.after.id
+
+    @property
+    def description(self) -> str:
+        return f"{self.after.name}: " + "; ".join(self.lines)
+
+    @property
+    def summary(self) -> ChangeSummary:
+        renamed = self.before.name != self.after.name or self.before.kind != self.after.kind
+        return ChangeSummary(character_ids=frozenset({self.after.id}),
+                             structure_changed=renamed)
+
+    def apply(self, loc: Locator) -> None:
+        loc.campaign.put_sheet(self.after.model_copy(deep=True))
+
+    def revert(self, loc: Locator) -> None:
+        loc.campaign.put_sheet(self.before.model_copy(deep=True))
+
+
+# --- the campaign ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetClock:
+    """The campaign clock moves from ``before`` to ``after``."""
+
+    before: GameTime
+    after: GameTime
+
+    @property
+    def description(self) -> str:
+        return f"Clock: {self.before.label} → {self.after.label}"
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(time_changed=self.before != self.after)
+
+    def apply(self, loc: Locator) -> None:
+        loc.campaign.game_time = self.after
+
+    def revert(self, loc: Locator) -> None:
+        loc.campaign.game_time = self.before
+
+
+@dataclass(frozen=True)
+class AddJournalEntry:
+    """An entry added to the campaign journal."""
+
+    entry: JournalEntry
+
+    @property
+    def description(self) -> str:
+        return f"Journal: {self.entry.title}"
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(journal_changed=True)
+
+    def apply(self, loc: Locator) -> None:
+        loc.campaign.journal.append(self.entry.model_copy(deep=True))
+
+    def revert(self, loc: Locator) -> None:
+        campaign = loc.campaign
+        campaign.journal = [e for e in campaign.journal if e.id != self.entry.id]
+
+
+@dataclass(frozen=True)
+class SetInfirmary:
+    """The infirmary (medics, supervisor, sickbay) replaced as a whole."""
+
+    before: Infirmary
+    after: Infirmary
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(infirmary_changed=True)
+
+    def apply(self, loc: Locator) -> None:
+        loc.campaign.infirmary = self.after.model_copy(deep=True)
+
+    def revert(self, loc: Locator) -> None:
+        loc.campaign.infirmary = self.before.model_copy(deep=True)
+
+
+@dataclass(frozen=True)
+class SetRulesOption:
+    """One campaign rules option (e.g. the wound-threshold basis); every sheet follows it."""
+
+    name: str
+    before: object
+    after: object
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(rules_changed=True)
+
+    def apply(self, loc: Locator) -> None:
+        setattr(loc.campaign.rules_options, self.name, self.after)
+
+    def revert(self, loc: Locator) -> None:
+        setattr(loc.campaign.rules_options, self.name, self.before)
+
+
+ItemList = Literal["characters", "adversary_library", "encounters"]
+"""The campaign lists whose items the navigator shows."""
+Item = Character | AdversaryTemplate | Encounter
+
+
+def _items(campaign: Campaign, where: ItemList) -> list[Item]:
+    items: list[Item] = getattr(campaign, where)
+    return items
+
+
+def _take_out(campaign: Campaign, where: ItemList, item_id: str) -> None:
+    items = _items(campaign, where)
+    position = next(i for i, x in enumerate(items) if x.id == item_id)
+    del items[position]
+
+
+@dataclass(frozen=True)
+class InsertItem:
+    """A character, template or encounter put into its campaign list at ``index``."""
+
+    where: ItemList
+    index: int
+    item: Item
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(structure_changed=True)
+
+    def apply(self, loc: Locator) -> None:
+        _items(loc.campaign, self.where).insert(self.index, self.item.model_copy(deep=True))
+        loc.invalidate()
+
+    def revert(self, loc: Locator) -> None:
+        _take_out(loc.campaign, self.where, self.item.id)
+        loc.invalidate()
+
+
+@dataclass(frozen=True)
+class RemoveItem:
+    """A character, template or encounter taken out of its list (it was at ``index``)."""
+
+    where: ItemList
+    index: int
+    item: Item
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(structure_changed=True)
+
+    def apply(self, loc: Locator) -> None:
+        _take_out(loc.campaign, self.where, self.item.id)
+        loc.invalidate()
+
+    def revert(self, loc: Locator) -> None:
+        _items(loc.campaign, self.where).insert(self.index, self.item.model_copy(deep=True))
+        loc.invalidate()
+
+
+Edit = (
+    SetEncounterField
+    | SetCombatantField
+    | InsertCombatant
+    | RemoveCombatant
+    | MoveCombatant
+    | AppendLog
+    | ReplaceSheet
+    | SetClock
+    | AddJournalEntry
+    | SetInfirmary
+    | SetRulesOption
+    | InsertItem
+    | RemoveItem
+)
+
+
+# --- the patch -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Patch:
+    """One referee step as exact, reversible edits; ``apply`` then ``revert`` is a no-op."""
+
+    text: str
+    edits: tuple[Edit, ...]
+    merge_key: str | None = None
+    """Patches with the same key in a row merge into one undo step (dragging an HP bar)."""
+    encounter_id: str | None = None
+    """The encounter a combat step belongs to; it is named in the summary even when the
+    step only changed sheets."""
+
+    def apply(self, campaign: Campaign) -> None:
+        """Every edit in order; if one fails, those already made are taken back first."""
+        loc = Locator(campaign)
+        done: list[Edit] = []
+        try:
+            for edit in self.edits:
+                edit.apply(loc)
+                done.append(edit)
+        except Exception:
+            loc.invalidate()
+            for edit in reversed(done):
+                edit.revert(loc)
+            raise
+
+    def revert(self, campaign: Campaign) -> None:
+        loc = Locator(campaign)
+        for edit in reversed(self.edits):
+            edit.revert(loc)
+
+    @cached_property
+    def summary(self) -> ChangeSummary:
+        """What this step touches, the same whether it is applied or reverted."""
+        total = _NOTHING if self.encounter_id is None else ChangeSummary(
+            encounter_ids=frozenset({self.encounter_id}))
+        for edit in self.edits:
+            total = total | edit.summary
+        return total
+
+    @property
+    def empty(self) -> bool:
+        return not self.edits
+
+    @property
+    def character_ids(self) -> frozenset[str]:
+        return self.summary.character_ids
+
+    @property
+    def combatant_ids(self) -> frozenset[str]:
+        return frozenset(e.combatant_id for e in self.edits if isinstance(e, SetCombatantField))
+
+    @property
+    def structural(self) -> bool:
+        """Combatants were added, removed or reordered (not just changed)."""
+        kinds = (InsertCombatant, RemoveCombatant, MoveCombatant)
+        return any(isinstance(e, kinds) for e in self.edits)
+
+    @property
+    def time_changed(self) -> bool:
+        return self.summary.time_changed
+
+    @property
+    def log_entries(self) -> tuple[EncounterLogEntry, ...]:
+        return tuple(x for e in self.edits if isinstance(e, AppendLog) for x in e.entries)
+
+    def then(self, later: Patch) -> Patch:
+        """One patch doing this, then ``later``, as one step: each field goes from this
+        patch's before to ``later``'s after, and only ``later``'s log lines are kept (one
+        gesture, one line with the final value). Refused (ValueError) for patches that do
+        anything else (add, remove or move, change the time), which do not fold this way."""
+        merged: dict[tuple[object, ...], Edit] = {}
+        for edit in (*self.edits, *later.edits):
+            key: tuple[object, ...]
+            if isinstance(edit, ReplaceSheet):
+                key = ("character", edit.character_id)
+                earlier = merged.get(key)
+                if isinstance(earlier, ReplaceSheet):
+                    edit = ReplaceSheet(earlier.before, edit.after, edit.lines)
+            elif isinstance(edit, SetCombatantField):
+                key = ("combatant", edit.encounter_id, edit.combatant_id, edit.name)
+                earlier = merged.get(key)
+                if isinstance(earlier, SetCombatantField):
+                    edit = replace(edit, before=earlier.before)
+            elif isinstance(edit, SetEncounterField):
+                key = ("encounter", edit.encounter_id, edit.name)
+                earlier = merged.get(key)
+                if isinstance(earlier, SetEncounterField):
+                    edit = replace(edit, before=earlier.before)
+            elif isinstance(edit, AppendLog):
+                key = ("log",)
+            else:
+                raise ValueError("only field, sheet and log edits fold into one step")
+            merged[key] = edit
+        merged.pop(("log",), None)
+        edits = list(merged.values())
+        edits += [e for e in later.edits if isinstance(e, AppendLog)]
+        return Patch(later.text, tuple(edits), later.merge_key,
+                     later.encounter_id or self.encounter_id)

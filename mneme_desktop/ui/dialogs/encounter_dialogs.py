@@ -1,0 +1,179 @@
+"""The encounter's small dialogs: roll initiative, a Tactics check, add adversaries from
+the library and add campaign characters. They only collect choices; the view runs them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QSpinBox,
+    QWidget,
+)
+
+from mneme_desktop.domain import Campaign, Encounter, Side
+from mneme_desktop.domain import combat as fight
+from mneme_desktop.rules.actions import TACTICS_DIFFICULTIES, tactics_max_effect
+from mneme_desktop.ui.dialogs.buttons import ok_cancel_buttons
+from mneme_desktop.ui.models.roles import ID_ROLE
+
+if TYPE_CHECKING:
+    from mneme_desktop.ui.views.encounter_view import EncounterView
+
+__all__ = ["AddAdversariesDialog", "AddCharactersDialog", "InitiativeDialog", "TacticsDialog"]
+
+class InitiativeDialog(QDialog):
+    """Roll initiative for everyone: 2d6 + DEX DM + a chosen skill, or an ambush."""
+
+    def __init__(self, skills: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Roll initiative")
+        form = QFormLayout(self)
+        self.skill_combo = QComboBox(objectName="initiative_skill")
+        self.skill_combo.setEditable(True)
+        self.skill_combo.addItem("")
+        self.skill_combo.addItems(skills)
+        self.skill_combo.setToolTip("Each combatant adds their level in this skill (Recon, "
+                                    "Tactics, a weapon skill); no skill adds nothing")
+        form.addRow("Skill", self.skill_combo)
+        self.only_missing_check = QCheckBox("Only those without initiative",
+                                            objectName="only_missing")
+        form.addRow(self.only_missing_check)
+        self.ambush_combo = QComboBox(objectName="ambush")
+        self.ambush_combo.addItem("No ambush: everyone rolls", None)
+        for side in Side:
+            self.ambush_combo.addItem(f"{side.label} are prepared (12 + DEX DM)", side)
+        self.ambush_combo.setToolTip("In an ambush the prepared side counts an automatic 12")
+        form.addRow("Ambush", self.ambush_combo)
+        buttons = ok_cancel_buttons(self, "Roll")
+        form.addRow(buttons)
+        self.buttons = buttons
+
+    @property
+    def skill(self) -> str | None:
+        return self.skill_combo.currentText().strip() or None
+
+
+class TacticsDialog(QDialog):
+    """A Tactics check at a declared risk; its Effect goes to the leader's unit."""
+
+    def __init__(self, view: EncounterView) -> None:
+        super().__init__(view)
+        self.setWindowTitle("Tactics check")
+        self._view = view
+        form = QFormLayout(self)
+        self.leader_combo = QComboBox(objectName="tactics_leader")
+        form.addRow("Leader", self.leader_combo)
+        self.difficulty_combo = QComboBox(objectName="tactics_difficulty")
+        for difficulty in TACTICS_DIFFICULTIES:
+            self.difficulty_combo.addItem(
+                f"{difficulty} (Effect at most ±{tactics_max_effect(difficulty)})", difficulty)
+        self.difficulty_combo.setCurrentIndex(1)
+        form.addRow("Declared risk", self.difficulty_combo)
+        self.dm_spin = QSpinBox(objectName="tactics_dm", minimum=-15, maximum=15)
+        self.dm_spin.setToolTip("Tactics level (unskilled -3) + INT DM + wound penalty")
+        form.addRow("DM", self.dm_spin)
+        self.dice_edit = QLineEdit(objectName="tactics_dice")
+        self.dice_edit.setPlaceholderText("empty: roll in the app; or the table's dice, 4 5")
+        form.addRow("Dice", self.dice_edit)
+        self.unit_list = QListWidget(objectName="tactics_unit")
+        self.unit_list.setToolTip("Everyone in direct communication with the leader")
+        form.addRow("Unit", self.unit_list)
+        buttons = ok_cancel_buttons(self)
+        form.addRow(buttons)
+        self.buttons = buttons
+        self.leader_combo.currentIndexChanged.connect(self._leader_changed)
+
+    def fill(self, campaign: Campaign, encounter: Encounter, leader_id: str | None) -> None:
+        self.leader_combo.blockSignals(True)
+        self.leader_combo.clear()
+        for combatant in encounter.initiative_order():
+            self.leader_combo.addItem(campaign.combatant_character(combatant).name,
+                                      combatant.id)
+        self.leader_combo.setCurrentIndex(max(0, self.leader_combo.findData(leader_id)))
+        self.leader_combo.blockSignals(False)
+        self._campaign, self._encounter = campaign, encounter
+        self._leader_changed()
+
+    def _leader_changed(self) -> None:
+        leader_id = self.leader_combo.currentData()
+        self.unit_list.clear()
+        leader = self._encounter.find_combatant(leader_id) if leader_id else None
+        if leader is None:
+            return
+        self.dm_spin.setValue(fight.tactics_modifier(
+            self._campaign.combatant_character(leader)))
+        for combatant in self._encounter.initiative_order():
+            item = QListWidgetItem(self._campaign.combatant_character(combatant).name)
+            item.setData(ID_ROLE, combatant.id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if combatant.side is leader.side
+                               else Qt.CheckState.Unchecked)
+            self.unit_list.addItem(item)
+
+    def unit_ids(self) -> list[str]:
+        return [str(self.unit_list.item(i).data(ID_ROLE)) for i in range(self.unit_list.count())
+                if self.unit_list.item(i).checkState() == Qt.CheckState.Checked]
+
+
+class AddAdversariesDialog(QDialog):
+    """N numbered copies of a library template ("Raider 1".."Raider N")."""
+
+    def __init__(self, campaign: Campaign, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Add adversaries")
+        form = QFormLayout(self)
+        self.template_combo = QComboBox(objectName="template")
+        for template in campaign.adversary_library:
+            self.template_combo.addItem(template.name, template.id)
+        form.addRow("Template", self.template_combo)
+        self.count_spin = QSpinBox(objectName="count", minimum=1, maximum=500, value=1)
+        form.addRow("How many", self.count_spin)
+        self.side_combo = QComboBox(objectName="side")
+        for side in Side:
+            self.side_combo.addItem(side.label, side)
+        self.side_combo.setCurrentIndex(self.side_combo.findData(Side.ENEMIES))
+        form.addRow("Side", self.side_combo)
+        buttons = ok_cancel_buttons(self)
+        form.addRow(buttons)
+        self.buttons = buttons
+
+
+class AddCharactersDialog(QDialog):
+    """Campaign characters (player characters and NPCs) not yet in the fight."""
+
+    def __init__(self, campaign: Campaign, encounter: Encounter,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Add characters")
+        form = QFormLayout(self)
+        present = {c.character_id for c in encounter.combatants}
+        self.character_list = QListWidget(objectName="characters")
+        for character in campaign.characters:
+            if character.id in present:
+                continue
+            item = QListWidgetItem(f"{character.name} ({character.kind.value})")
+            item.setData(ID_ROLE, character.id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.character_list.addItem(item)
+        form.addRow(self.character_list)
+        self.side_combo = QComboBox(objectName="side")
+        for side in Side:
+            self.side_combo.addItem(side.label, side)
+        form.addRow("Side", self.side_combo)
+        buttons = ok_cancel_buttons(self)
+        form.addRow(buttons)
+        self.buttons = buttons
+
+    def chosen_ids(self) -> list[str]:
+        items = (self.character_list.item(i) for i in range(self.character_list.count()))
+        return [str(item.data(ID_ROLE)) for item in items
+                if item.checkState() == Qt.CheckState.Checked]

@@ -1,0 +1,469 @@
+"""The selected combatant's panel: it shows the combatant as the encounter has them and
+turns each button into one step on the undo stack (action economy, aim, stance, movement,
+conditions, survival rolls, extended actions)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QListView, QListWidgetItem
+
+from mneme_desktop.domain import Campaign, Character, ConditionKind, Encounter, Side
+from mneme_desktop.domain import combat as fight
+from mneme_desktop.domain.attack_terms import aim_cap_text
+from mneme_desktop.domain.combat import CombatError, EncounterPatch
+from mneme_desktop.domain.roll_terms import survival_terms, terms_text
+from mneme_desktop.rules.actions import MINOR_ACTIONS_PER_ROUND, ActionOption, MovementMode
+from mneme_desktop.rules.checks import check_from_dice, roll_check, success_chance
+from mneme_desktop.rules.healing import first_aid_difficulty
+from mneme_desktop.rules.track import damage_track
+from mneme_desktop.rules.wounds import DYING_DIFFICULTY, MASSIVE_DAMAGE_DIFFICULTY, WoundState
+from mneme_desktop.ui.models.roles import ID_ROLE, VALUE_ROLE
+from mneme_desktop.ui.views.attack_text import format_percent
+from mneme_desktop.ui.views.combatant_panel_form import CombatantPanelForm
+
+if TYPE_CHECKING:
+    from mneme_desktop.ui.views.encounter_view import EncounterView
+
+__all__ = ["CombatantPanel"]
+
+_MakePatch = Callable[[Campaign, Encounter], EncounterPatch]
+
+
+class CombatantPanel(CombatantPanelForm):
+    """Everything one combatant can do and suffer this round."""
+
+    def __init__(self, view: EncounterView) -> None:
+        super().__init__(view)
+        self._view = view
+        self._combatant_id: str | None = None
+        self._others: list[tuple[str, str]] = []
+        self._others_own: str | None = None
+        self._track_key: tuple[object, ...] | None = None
+        self._dirty = False
+        self._gesture_serial = 0
+        self._gesture_start: int | None = None
+        self._build()
+        self._connect()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._dirty:
+            self.refresh()
+        super().showEvent(event)
+
+    # --- connections -------------------------------------------------------------------
+
+    def _connect(self) -> None:
+        """Each widget to the step it takes (the form itself knows no steps)."""
+        self.side_combo.activated.connect(self._side_chosen)
+        self.out_check.clicked.connect(self._out_toggled)
+        self.hp_bar.damage_requested.connect(self._damage_requested)
+        self.pips.action_chosen.connect(self.take_action)
+        self.take_button.clicked.connect(
+            lambda: self.take_action(str(self.action_combo.currentData(ID_ROLE))))
+        self.action_combo.currentIndexChanged.connect(self._describe_action)
+        self.aim_button.clicked.connect(self.aim)
+        self.aim_weapon_combo.activated.connect(self._aim_weapon_chosen)
+        self.stance_combo.activated.connect(self._stance_chosen)
+        self.cover_combo.activated.connect(self._cover_chosen)
+        for mode, button in self.move_buttons.items():
+            button.clicked.connect(lambda _=False, m=mode: self.move_combatant(m))
+        self.start_task_button.clicked.connect(self.start_task)
+        self.work_roll_button.clicked.connect(lambda: self.work_task(None))
+        self.work_dice_button.clicked.connect(lambda: self.work_task(self.work_dice_edit.text()))
+        self.work_dice_edit.returnPressed.connect(
+            lambda: self.work_task(self.work_dice_edit.text()))
+        self.abort_button.clicked.connect(self.abort_task)
+        self.add_condition_button.clicked.connect(self.add_condition)
+        self.remove_condition_button.clicked.connect(self.remove_condition)
+        self.dying_button.clicked.connect(lambda: self.survival_roll(dying=True))
+        self.massive_button.clicked.connect(lambda: self.survival_roll(dying=False))
+        self._describe_action()
+
+    # --- state -------------------------------------------------------------------------
+
+    @property
+    def combatant_id(self) -> str | None:
+        return self._combatant_id
+
+    def set_combatant(self, combatant_id: str | None) -> None:
+        self._combatant_id = combatant_id
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the combatant as the encounter now has it (when next shown, if hidden
+        behind the Attack tab)."""
+        if not self.isVisible():
+            self._dirty = True
+            return
+        self._dirty = False
+        view = self._view
+        encounter = view.encounter()
+        combatant = encounter.find_combatant(self._combatant_id) if (
+            encounter is not None and self._combatant_id) else None
+        self.setEnabled(combatant is not None)
+        for widget in self._body:
+            widget.setVisible(combatant is not None)
+        if encounter is None or combatant is None:
+            self.name_label.setText(
+                "Choose a combatant in the turn order" if encounter is not None
+                and encounter.combatants else "No one in this fight yet")
+            self.conditions_list.clear()
+            self._track_key = None
+            return
+        campaign = view.document.campaign
+        sheet = campaign.combatant_character(combatant)
+        status = fight.combatant_status(campaign, encounter, combatant)
+        widgets = (self.side_combo, self.stance_combo, self.cover_combo,
+                   self.aim_target_combo, self.patient_combo)
+        for widget in widgets:
+            widget.blockSignals(True)
+        try:
+            current = encounter.current_combatant
+            turn = " — their turn" if current is not None and current.id == combatant.id \
+                else (" — delayed" if combatant.delayed else "")
+            self.name_label.setText(f"{sheet.name}{turn}")
+            self.hp_bar.set_subject(sheet.name)  # screen readers say whose bar and pips
+            self.pips.set_subject(sheet.name)
+            self.side_combo.setCurrentIndex(self.side_combo.findData(combatant.side))
+            self.out_check.setChecked(combatant.out_of_fight)
+            track_key = (sheet.damage, status.hp, status.thresholds)
+            if track_key != self._track_key:
+                self._track_key = track_key
+                self.hp_bar.set_track(damage_track(sheet.damage, status.hp,
+                                                   status.thresholds))
+            self.pips.set_spent(combatant.actions_spent)
+            left = MINOR_ACTIONS_PER_ROUND - combatant.actions_spent
+            self.pips_label.setText(f"{left} minor action{'s' if left != 1 else ''} left")
+            self._fill_others(encounter, campaign, combatant)
+            self._show_aim(encounter, campaign, combatant)
+            self.stance_combo.setCurrentIndex(self.stance_combo.findData(combatant.stance))
+            self.cover_combo.setCurrentIndex(self.cover_combo.findData(combatant.cover))
+            self._show_movement(campaign, combatant)
+            self._show_task(campaign, encounter, combatant)
+            self._show_conditions(sheet, status)
+            dying = status.state is WoundState.DYING
+            self._show_survival_odds(sheet, dying)
+            self.dying_button.setEnabled(dying)
+            self.dying_button.setText("Dying roll (due)" if status.dying_roll_due
+                                      else "Dying roll")
+        finally:
+            for widget in widgets:
+                widget.blockSignals(False)
+
+
+    def _show_survival_odds(self, sheet: Character, dying: bool) -> None:
+        """'Dying roll: 2d6 DM -8 vs 4 survives 1/36 (2.78%)' on the line under the buttons
+        and in the buttons' tooltips, computed from the sheet as it is now."""
+        terms = survival_terms(sheet)
+        modifier = sum(term.value for term in terms)
+        breakdown = terms_text(terms)
+        dying_odds = format_percent(success_chance(modifier, DYING_DIFFICULTY))
+        massive_odds = format_percent(success_chance(modifier, MASSIVE_DAMAGE_DIFFICULTY))
+        dying_text = (f"Dying roll: 2d6 DM {modifier:+d} vs {DYING_DIFFICULTY} survives "
+                      f"{dying_odds}")
+        massive_text = (f"Massive damage: 2d6 DM {modifier:+d} vs "
+                        f"{MASSIVE_DAMAGE_DIFFICULTY} survives {massive_odds}")
+        self.survival_odds.show_message(dying_text if dying else massive_text)
+        self.dying_button.setToolTip(f"{dying_text} ({breakdown}); failure is death")
+        self.massive_button.setToolTip(f"{massive_text} ({breakdown}): survive crippled, "
+                                       "or die")
+
+    def _fill_others(self, encounter: Encounter, campaign: Campaign, own: Any) -> None:
+        """Aim targets and patients. Both lists hold everyone in the fight and are refilled
+        only when the people change; for each combatant their own row is hidden from the
+        aim list and marked "(themselves)" as a patient, so a new turn refills nothing."""
+        people = [(c.instance.name if c.instance is not None else
+                   campaign.combatant_character(c).name, c.id)
+                  for c in encounter.combatants if not c.out_of_fight]
+        aim, patient = self.aim_target_combo, self.patient_combo
+        if people != self._others:
+            self._others = people
+            for combo in (aim, patient):
+                chosen = combo.currentData()
+                combo.clear()
+                for text, data in people:
+                    combo.addItem(text, data)
+                combo.setCurrentIndex(max(0, combo.findData(chosen)))
+            self._others_own = None
+        if own.id != self._others_own:
+            names = dict((combatant_id, name) for name, combatant_id in people)
+            aim_list = aim.view()
+            assert isinstance(aim_list, QListView)
+            for combatant_id, is_own in ((self._others_own, False), (own.id, True)):
+                row = aim.findData(combatant_id) if combatant_id is not None else -1
+                if row < 0:
+                    continue
+                aim_list.setRowHidden(row, is_own)
+                name = names.get(str(combatant_id), "")
+                patient.setItemText(row, f"{name} (themselves)" if is_own else name)
+            self._others_own = own.id
+        if own.aim_target_id:
+            index = aim.findData(own.aim_target_id)
+        elif aim.currentData() == own.id:
+            index = next((i for i in range(aim.count()) if aim.itemData(i) != own.id), -1)
+        else:
+            index = aim.currentIndex()
+        aim.setCurrentIndex(index)
+
+    def _show_aim(self, encounter: Encounter, campaign: Campaign, combatant: Any) -> None:
+        """The weapons to aim with (the next attack's, as the resolver has it) and the aim
+        built up, with the cap for that weapon."""
+        weapons = campaign.combatant_character(combatant).weapons
+        combo = self.aim_weapon_combo
+        names = [w.name for w in weapons]
+        if names != [combo.itemText(i) for i in range(combo.count())]:
+            combo.clear()
+            combo.addItems(names)
+        index = self._view.resolver.next_weapon(combatant.id)
+        combo.setCurrentIndex(index if index < len(weapons) else 0)
+        weapon = weapons[combo.currentIndex()] if weapons else None
+        cap = aim_cap_text(weapon)
+        if not combatant.aim or combatant.aim_target_id is None:
+            self.aim_label.setText(f"No aim built up ({cap})")
+            return
+        target = encounter.find_combatant(combatant.aim_target_id)
+        name = campaign.combatant_character(target).name if target else "?"
+        self.aim_label.setText(f"Aim +{combatant.aim} on {name} (kept across rounds, {cap})")
+
+    def _aim_weapon_chosen(self, index: int) -> None:
+        if self._combatant_id is not None and index >= 0:
+            self._view.resolver.set_next_weapon(self._combatant_id, index)
+
+    def _show_movement(self, campaign: Campaign, combatant: Any) -> None:
+        sheet = campaign.combatant_character(combatant)
+        parts = []
+        for mode, spaces, metres in fight.movement_options(campaign, combatant):
+            button = self.move_buttons[mode]
+            kind = mode.action_kind
+            if spaces is None or metres is None:
+                parts.append(f"{mode.value.capitalize()} —")
+                button.setEnabled(False)
+                button.setToolTip(f"{mode.value.capitalize()}: not possible now")
+            else:
+                parts.append(f"{mode.value.capitalize()} {spaces} sp ({float(metres):g} m)")
+                button.setEnabled(True)
+                button.setToolTip(f"{mode.value.capitalize()} {spaces} spaces "
+                                  f"({float(metres):g} m): {kind.label}, {kind.cost} minor")
+        self.movement_label.setText(
+            " · ".join(parts) + f"\n{sheet.load.value.capitalize()} load, "
+            f"{combatant.stance.value} (Ch.6 movement table, 1.5 m spaces)")
+
+    def _show_task(self, campaign: Campaign, encounter: Encounter, combatant: Any) -> None:
+        task = combatant.extended_task
+        self.task_start.setVisible(task is None)
+        self.task_work.setVisible(task is not None)
+        self.task_progress.setVisible(task is not None)
+        if task is None:
+            self.task_label.setText("Nothing under way. First aid takes 30 rounds; each "
+                                    "round's roll shortens or lengthens it.")
+            return
+        target = encounter.find_combatant(task.target_id) if task.target_id else None
+        on = f" on {campaign.combatant_character(target).name}" if target else ""
+        self.task_label.setText(f"{task.description}{on}: {task.remaining_rounds} of "
+                                f"{task.total_rounds} rounds left ({task.rounds_taken} worked)")
+        self.task_progress.setRange(0, task.total_rounds)
+        self.task_progress.setValue(task.total_rounds - task.remaining_rounds)
+        if task.first_aid:
+            sheet = campaign.combatant_character(combatant)
+            self.work_dm_spin.setValue(fight.first_aid_modifier(sheet))
+            self.work_difficulty_spin.setValue(
+                first_aid_difficulty(on_self=task.target_id == combatant.id))
+
+    def _show_conditions(self, sheet: Any, status: fight.CombatantStatus) -> None:
+        self.conditions_list.clear()
+        derived = len(status.conditions) - len(sheet.conditions)
+        for number, text in enumerate(status.conditions):
+            item = QListWidgetItem(text)
+            if number < derived:
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                item.setToolTip("Follows from the wound state")
+                item.setData(VALUE_ROLE, None)
+            else:
+                item.setData(VALUE_ROLE, number - derived)
+            self.conditions_list.addItem(item)
+        if status.dying_roll_due:
+            item = QListWidgetItem("Dying roll due this round")
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.conditions_list.addItem(item)
+        if not status.conditions and not status.dying_roll_due:
+            item = QListWidgetItem("No conditions")
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.conditions_list.addItem(item)
+
+    # --- steps -------------------------------------------------------------------------
+
+    def _run(self, make: _MakePatch) -> bool:
+        return self._view.run(make)
+
+    def _current_damage(self, combatant_id: str) -> int | None:
+        encounter = self._view.encounter()
+        combatant = encounter.find_combatant(combatant_id) if encounter is not None else None
+        if combatant is None:
+            return None
+        return self._view.document.campaign.combatant_character(combatant).damage
+
+    def _id(self) -> str:
+        if self._combatant_id is None:
+            raise CombatError("select a combatant first")
+        return self._combatant_id
+
+    def _describe_action(self) -> None:
+        tooltip = self.action_combo.currentData(Qt.ItemDataRole.ToolTipRole)
+        self.action_description.setText(str(tooltip or ""))
+
+    def take_action(self, key: str) -> bool:
+        """Take an action from the catalog; some open the tool that resolves them."""
+        combatant_id = self._combatant_id
+        if combatant_id is None:
+            self._view.show_message("Select a combatant first")
+            return False
+        if key == "aim":
+            return self.aim()
+        moves = {"minor_movement": MovementMode.MOVE, "dash": MovementMode.DASH,
+                 "run": MovementMode.RUN}
+        if key in moves:
+            return self.move_combatant(moves[key])
+        if key in ("attack", "defend"):
+            self._view.show_attack(attacker_id=combatant_id, defend=key == "defend")
+            return True
+        if key == "changing_stance":
+            self.stance_combo.setFocus()
+            self.stance_combo.showPopup()
+            return True
+        options = [option for check, option in (
+            (self.reckless_check, ActionOption.RECKLESS),
+            (self.coordinating_check, ActionOption.COORDINATING),
+            (self.plan_check, ActionOption.PLAN_WAIT)) if check.isChecked()]
+        note = self.note_edit.text()
+        done = self._run(lambda c, e: fight.take_action_patch(c, e, combatant_id, key, options,
+                                                              note))
+        if done:
+            self.note_edit.clear()
+            for check in (self.reckless_check, self.coordinating_check, self.plan_check):
+                check.setChecked(False)
+        return done
+
+    def aim(self) -> bool:
+        target_id = self.aim_target_combo.currentData()
+        encounter = self._view.encounter()
+        if target_id is None or encounter is None:
+            self._view.show_message("Choose what to aim at")
+            return False
+        combatant_id = self._id()
+        chosen = self.aim_weapon_combo.currentIndex()  # the next attack's weapon
+        weapon = chosen if chosen >= 0 else None
+        return self._run(lambda c, e: fight.aim_patch(c, e, combatant_id, target_id, weapon))
+
+    def move_combatant(self, mode: MovementMode) -> bool:
+        """Not ``move``: that is QWidget.move, which Qt and layouts call with a point."""
+        combatant_id = self._id()
+        return self._run(lambda c, e: fight.move_patch(c, e, combatant_id, mode))
+
+    def _side_chosen(self) -> None:
+        side = Side(self.side_combo.currentData())
+        combatant_id = self._id()
+        self._run(lambda c, e: fight.set_side_patch(c, e, combatant_id, side))
+
+    def _out_toggled(self, checked: bool) -> None:
+        combatant_id = self._id()
+        if not self._run(lambda c, e: fight.set_out_of_fight_patch(c, e, combatant_id,
+                                                                    checked)):
+            self.refresh()
+
+    def _damage_requested(self, value: int, merge: bool) -> None:
+        """One press-and-drag of the HP bar is one gesture: one undo step, one log line."""
+        combatant_id = self._id()
+        if not merge or self._gesture_start is None:
+            self._gesture_serial += 1
+            self._gesture_start = self._current_damage(combatant_id)
+        gesture, start = str(self._gesture_serial), self._gesture_start
+        self._run(lambda c, e: fight.set_damage_patch(c, e, combatant_id, value, gesture,
+                                                      start))
+
+    def _stance_chosen(self) -> None:
+        stance = self.stance_combo.currentData()
+        combatant_id = self._id()
+        if not self._run(lambda c, e: fight.stance_patch(c, e, combatant_id, stance)):
+            self.refresh()
+
+    def _cover_chosen(self) -> None:
+        cover = self.cover_combo.currentData()
+        combatant_id = self._id()
+        self._run(lambda c, e: fight.set_cover_patch(c, e, combatant_id, cover))
+
+    def start_task(self) -> bool:
+        combatant_id = self._id()
+        description = self.task_desc_edit.text().strip() or "Extended action"
+        patient = self.patient_combo.currentData()
+        first_aid = self.first_aid_check.isChecked()
+        rounds = self.task_rounds_spin.value()
+        encounter = self._view.encounter()
+        if first_aid and encounter is not None and patient is not None and \
+                not description.casefold().startswith("first aid on"):
+            target = encounter.find_combatant(patient)
+            if target is not None and description.casefold() == "first aid":
+                name = self._view.document.campaign.combatant_character(target).name
+                description = f"First Aid on {name}"
+        return self._run(lambda c, e: fight.start_task_patch(
+            c, e, combatant_id, description, rounds, patient, first_aid))
+
+    def work_task(self, dice_text: str | None) -> bool:
+        combatant_id = self._id()
+        modifier = self.work_dm_spin.value()
+        difficulty = self.work_difficulty_spin.value()
+        try:
+            if dice_text is None:
+                check = roll_check(self._view.rng, modifier, difficulty)
+            else:
+                check = check_from_dice(fight.parse_dice_values(dice_text, 2), modifier,
+                                        difficulty)
+        except ValueError as exc:
+            self._view.show_message(str(exc))
+            return False
+        done = self._run(lambda c, e: fight.work_task_patch(c, e, combatant_id, check))
+        if done:
+            self.work_dice_edit.clear()
+        return done
+
+    def abort_task(self) -> bool:
+        combatant_id = self._id()
+        return self._run(lambda c, e: fight.abort_task_patch(c, e, combatant_id))
+
+    def add_condition(self) -> bool:
+        combatant_id = self._id()
+        kind = ConditionKind(self.condition_combo.currentData())
+        detail = self.condition_detail.text()
+        done = self._run(lambda c, e: fight.add_condition_patch(c, e, combatant_id, kind,
+                                                                detail))
+        if done:
+            self.condition_detail.clear()
+        return done
+
+    def remove_condition(self) -> bool:
+        item = self.conditions_list.currentItem()
+        index = item.data(VALUE_ROLE) if item is not None else None
+        if index is None:
+            self._view.show_message("Select one of the combatant's own conditions to remove")
+            return False
+        combatant_id = self._id()
+        return self._run(lambda c, e: fight.remove_condition_patch(c, e, combatant_id,
+                                                                   int(index)))
+
+    def survival_roll(self, dying: bool) -> bool:
+        combatant_id = self._id()
+        text = self.survival_dice_edit.text().strip()
+        try:
+            dice = fight.parse_dice_values(text, 2) if text else None
+        except ValueError as exc:
+            self._view.show_message(str(exc))
+            return False
+        rng = self._view.rng
+        make = fight.dying_roll_patch if dying else fight.massive_damage_patch
+        done = self._run(lambda c, e: make(c, e, combatant_id, rng, dice))
+        if done:
+            self.survival_dice_edit.clear()
+        return done

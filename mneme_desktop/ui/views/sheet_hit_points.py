@@ -1,0 +1,168 @@
+"""The sheet's Hit points group and its Damage track: HP, damage, wound state, penalty and
+thresholds, and the HP bar and box chart that set the damage with a click or a drag.
+
+The numbers come from :func:`mneme_desktop.rules.track.damage_track`, the one source the
+bar, the chart and the exporters share; one click, key press or whole drag is one undo step.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout
+
+from mneme_desktop.domain import Character, ConditionKind
+from mneme_desktop.rules.track import DamageTrack, damage_track
+from mneme_desktop.rules.wounds import ThresholdBasis, wound_effects
+from mneme_desktop.ui.models.sheet_models import format_modifier
+from mneme_desktop.ui.views.sheet_parts import SPACING, SheetEditor, label_buddies, small_label
+from mneme_desktop.ui.widgets.bounded_spin import BoundedSpinBox
+from mneme_desktop.ui.widgets.box_chart import DamageBoxChart
+from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
+from mneme_desktop.ui.widgets.plain_text import set_rich_text
+
+__all__ = ["DamageTrackGroup", "HitPointsGroup", "character_track"]
+
+
+class HitPointsGroup(QGroupBox):
+    """HP and damage, with the wound state, penalty and thresholds they make."""
+
+    def __init__(self, editor: SheetEditor) -> None:
+        super().__init__("Hit points and wounds")
+        self._editor = editor
+        self.setObjectName("hitPointsGroup")
+        form = QFormLayout(self)
+        form.setSpacing(SPACING // 2 + 2)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.hp_label = QLabel()
+        self.hp_label.setObjectName("hpLabel")
+        self.hp_label.setToolTip("HP = STR + DEX + END")
+        form.addRow("HP:", self.hp_label)
+        self.damage_spin = BoundedSpinBox("Damage")
+        self.damage_spin.refused.connect(editor.show_message)
+        self.damage_spin.input_accepted.connect(editor.clear_range_refusal)
+        self.damage_spin.setObjectName("damageSpin")
+        self.damage_spin.setRange(0, 99_999)
+        self.damage_spin.setKeyboardTracking(False)
+        self.damage_spin.setToolTip("Damage taken and not yet healed")
+        form.addRow("&Damage:", self.damage_spin)
+        self.state_label = QLabel()
+        self.state_label.setObjectName("woundStateLabel")
+        bold = QFont(self.state_label.font())
+        bold.setBold(True)
+        self.state_label.setFont(bold)
+        form.addRow("Wound state:", self.state_label)
+        self.penalty_label = QLabel()
+        self.penalty_label.setObjectName("penaltyLabel")
+        self.penalty_label.setToolTip("-1 to all mental and physical rolls for every 3 damage")
+        form.addRow("Wound penalty:", self.penalty_label)
+        self.thresholds_label = QLabel()
+        self.thresholds_label.setObjectName("thresholdsLabel")
+        self.thresholds_label.setWordWrap(True)
+        self.thresholds_label.setSizePolicy(QSizePolicy.Policy.Expanding,
+                                            QSizePolicy.Policy.Preferred)
+        form.addRow("Thresholds:", self.thresholds_label)
+        self.effects_label = small_label()
+        self.effects_label.setObjectName("woundEffectsLabel")
+        self.effects_label.setSizePolicy(QSizePolicy.Policy.Expanding,
+                                         QSizePolicy.Policy.Preferred)
+        form.addRow(self.effects_label)
+        label_buddies(form)
+
+    def connect_edits(self) -> None:
+        """Make the damage field edit the character (after the sheet connected the document)."""
+        self.damage_spin.valueChanged.connect(self._on_damage_spin)
+
+    def show_character(self, character: Character, basis: ThresholdBasis,
+                       track: DamageTrack) -> None:
+        thresholds = character.wound_thresholds(basis)
+        strength, dexterity, endurance = character.characteristics.physical
+        set_rich_text(self.hp_label, "<b>{}</b> (STR {} + DEX {} + END {})",
+                      character.hit_points, strength, dexterity, endurance)
+        if self.damage_spin.value() != character.damage:
+            self.damage_spin.setValue(character.damage)
+        state = character.wound_state(basis)
+        self.state_label.setText(state.label)
+        self.state_label.setToolTip(
+            "The Dead condition is set" if character.has_condition(ConditionKind.DEAD)
+            else track.thresholds.rule_for(track.state)
+        )
+        penalty = track.penalty
+        self.penalty_label.setText(
+            f"{format_modifier(penalty)} to all rolls" if penalty else "none"
+        )
+        self.thresholds_label.setText(
+            f"Seriously wounded at {thresholds.seriously}, critically wounded at "
+            f"{thresholds.critically}, dying above {thresholds.hp}"
+        )
+        self.thresholds_label.setToolTip(
+            "\n".join((thresholds.seriously_rule, thresholds.critically_rule,
+                       thresholds.dying_rule))
+        )
+        self.effects_label.setText(wound_effects(state).care_note)
+        self.effects_label.setVisible(bool(wound_effects(state).care_note))
+
+    def _on_damage_spin(self, value: int) -> None:
+        if self._editor.updating:
+            return
+        self._editor.commit(f"Set damage to {value}", lambda c: setattr(c, "damage", value),
+                            "field:damage")
+
+
+class DamageTrackGroup(QGroupBox):
+    """The HP bar and the box chart: damage set by pointer or keys, one step per gesture."""
+
+    def __init__(self, editor: SheetEditor) -> None:
+        super().__init__("Damage track")
+        self._editor = editor
+        self._drag_serial = 0
+        self.setObjectName("damageTrackGroup")
+        layout = QVBoxLayout(self)
+        layout.setSpacing(SPACING)
+        self.hp_bar = HpThresholdBar()
+        self.hp_bar.setObjectName("hpBar")
+        layout.addWidget(self.hp_bar)
+        self.box_chart = DamageBoxChart()
+        self.box_chart.setObjectName("boxChart")
+        row = QHBoxLayout()
+        row.setSpacing(SPACING * 2)
+        row.addWidget(self.box_chart, 0, Qt.AlignmentFlag.AlignTop)
+        hint = small_label(
+            "Click or drag on the bar or the boxes to set the damage taken, or focus either "
+            "and use + and − (Page Up and Page Down move a whole penalty step, Home heals "
+            "all). Each click, key press or drag is one undo step.\n\n"
+            "Every 3 damage is one row of boxes and -1 to all rolls."
+        )
+        hint.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        row.addWidget(hint, 1)
+        layout.addLayout(row)
+
+    def connect_edits(self) -> None:
+        """Make the bar and the chart edit the character (after the sheet connected the
+        document)."""
+        self.hp_bar.damage_requested.connect(self._on_damage_requested)
+        self.box_chart.damage_requested.connect(self._on_damage_requested)
+
+    def show_character(self, character: Character, track: DamageTrack) -> None:
+        for widget in (self.hp_bar, self.box_chart):
+            widget.set_subject(character.name)  # screen readers say whose damage it is
+            widget.set_track(track)
+
+    def _on_damage_requested(self, value: int, merge: bool) -> None:
+        """From the HP bar or box chart: one undo step per click, key press or whole drag."""
+        character = self._editor.character()
+        if character is None or value == character.damage:
+            return
+        if not merge:
+            self._drag_serial += 1
+        # A fresh key per gesture: the drag's later moves merge into its first step and
+        # never into the previous gesture.
+        key = f"hp-drag:{self._drag_serial}"
+        self._editor.commit(f"Set damage to {value}", lambda c: setattr(c, "damage", value),
+                            key)
+
+
+def character_track(character: Character, basis: ThresholdBasis) -> DamageTrack:
+    """The damage track both groups show, asked of the rules core once per refresh."""
+    return damage_track(character.damage, character.hit_points,
+                        character.wound_thresholds(basis))

@@ -1,0 +1,241 @@
+"""The sheet's gear tables: skills, weapons, armor, cover and conditions, each with its
+buttons to add and remove rows.
+
+A table is as tall as its rows (and one spare), so the sheet scrolls, not each table. Each
+view has a delegate of its own: a delegate's ``commitData`` goes to every view that uses it.
+What a model or a delegate refuses is said on the sheet's message line.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+)
+
+from mneme_desktop.domain import ConditionKind
+from mneme_desktop.rules.checks import UNSKILLED
+from mneme_desktop.ui.models.sheet_models import (
+    CharacterItemsModel,
+    ConditionsTableModel,
+    format_modifier,
+)
+from mneme_desktop.ui.views.sheet_parts import SPACING, SheetEditor
+from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
+
+__all__ = ["ConditionsGroup", "ItemTableGroup", "skills_group"]
+
+_MAX_TABLE_ROWS = 12
+
+
+def _sheet_table(object_name: str) -> QTableView:
+    view = QTableView()
+    view.setObjectName(object_name)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+    view.setEditTriggers(
+        QAbstractItemView.EditTrigger.DoubleClicked
+        | QAbstractItemView.EditTrigger.EditKeyPressed
+        | QAbstractItemView.EditTrigger.AnyKeyPressed
+        | QAbstractItemView.EditTrigger.SelectedClicked
+    )
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().setVisible(False)
+    view.setWordWrap(False)
+    view.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+    return view
+
+
+def _fit_table_height(view: QTableView) -> None:
+    """Tall enough for every row and one spare, so the sheet scrolls, not each table."""
+    rows = min(view.model().rowCount() + 1, _MAX_TABLE_ROWS)
+    height = (view.horizontalHeader().sizeHint().height()
+              + max(rows, 2) * view.verticalHeader().defaultSectionSize()
+              + 2 * view.frameWidth())
+    view.setFixedHeight(height)
+
+
+def _keep_fitted(view: QTableView) -> None:
+    model = view.model()
+    for signal in (model.rowsInserted, model.rowsRemoved, model.modelReset):
+        signal.connect(lambda *_args, v=view: _fit_table_height(v))
+    _fit_table_height(view)
+
+
+def _size_columns(view: QTableView, stretch: tuple[int, ...]) -> None:
+    header = view.horizontalHeader()
+    header.setHighlightSections(False)
+    model = view.model()
+    for column in range(model.columnCount()):
+        mode = (QHeaderView.ResizeMode.Stretch if column in stretch
+                else QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(column, mode)
+
+
+def _install_delegate(view: QTableView) -> SheetItemDelegate:
+    # One delegate per view: a delegate's commitData goes to every view that uses it.
+    delegate = SheetItemDelegate(view)
+    delegate.setObjectName(f"{view.objectName()}Delegate")
+    view.setItemDelegate(delegate)
+    return delegate
+
+
+def _enable_with_selection(view: QTableView, button: QPushButton) -> None:
+    """A Remove button is enabled while the table has a row selected."""
+    view.selectionModel().selectionChanged.connect(
+        lambda *_args, v=view, b=button: b.setEnabled(v.selectionModel().hasSelection())
+    )
+    view.model().modelReset.connect(
+        lambda v=view, b=button: b.setEnabled(v.selectionModel().hasSelection())
+    )
+
+
+def _remove_rows(model: CharacterItemsModel, view: QTableView,
+                 proxy: QSortFilterProxyModel | None = None) -> None:
+    indexes = view.selectionModel().selectedRows()
+    if proxy is not None:
+        indexes = [proxy.mapToSource(index) for index in indexes]
+    model.remove_rows(index.row() for index in indexes)
+
+
+class ItemTableGroup(QGroupBox):
+    """A table of the character's items with Add and Remove buttons under it; sorted when
+    given a ``proxy`` (the skills)."""
+
+    def __init__(self, editor: SheetEditor, title: str, object_name: str,
+                 model: CharacterItemsModel, noun: str, stretch: tuple[int, ...],
+                 proxy: QSortFilterProxyModel | None = None) -> None:
+        super().__init__(title)
+        self._editor = editor
+        self.model = model
+        self.proxy = proxy
+        self.view = _sheet_table(f"{object_name}View")
+        if proxy is None:
+            self.view.setModel(model)
+        else:
+            self.view.setModel(proxy)
+            self.view.setSortingEnabled(True)
+            self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        _size_columns(self.view, stretch)
+        self.setObjectName(f"{object_name}Group")
+        layout = QVBoxLayout(self)
+        layout.setSpacing(SPACING // 2)
+        layout.addWidget(self.view)
+        self.buttons = QHBoxLayout()
+        self.add_button = QPushButton(f"Add {noun}")
+        self.add_button.setObjectName(f"add{noun.title().replace(' ', '')}Button")
+        self.remove_button = QPushButton(f"Remove {noun}")
+        self.remove_button.setObjectName(f"remove{noun.title().replace(' ', '')}Button")
+        self.remove_button.setEnabled(False)
+        self.buttons.addWidget(self.add_button)
+        self.buttons.addWidget(self.remove_button)
+        self.buttons.addStretch(1)
+        layout.addLayout(self.buttons)
+        layout.addStretch(1)
+        self.delegate = _install_delegate(self.view)
+        _keep_fitted(self.view)
+
+    def connect_edits(self) -> None:
+        """Wire the model's and delegate's refusals, and the buttons."""
+        self.model.edit_rejected.connect(self._editor.show_message)
+        self.delegate.edit_refused.connect(self._editor.show_message)
+        self.delegate.problem_changed.connect(self._editor.show_dice_problem)
+        self.add_button.clicked.connect(self._add_row)
+        self.remove_button.clicked.connect(
+            lambda: _remove_rows(self.model, self.view, self.proxy)
+        )
+        _enable_with_selection(self.view, self.remove_button)
+
+    def _add_row(self) -> None:
+        """A new row, selected and open for typing its name."""
+        row = self.model.add_item()
+        if row is None:
+            return
+        index = self.model.index(row, 0)
+        if self.proxy is not None:
+            index = self.proxy.mapFromSource(index)
+        view = self.view
+        view.setFocus()
+        view.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
+        view.scrollTo(index)
+        view.edit(index)
+
+
+def skills_group(editor: SheetEditor, model: CharacterItemsModel,
+                 proxy: QSortFilterProxyModel) -> tuple[ItemTableGroup, QLabel]:
+    """The skills table, sorted by name, with the unskilled DM beside its buttons."""
+    group = ItemTableGroup(editor, "Skills", "skills", model, "skill", (0, 1), proxy)
+    unskilled = QLabel(f"Unskilled: {format_modifier(UNSKILLED)}")
+    unskilled.setObjectName("unskilledLabel")
+    unskilled.setToolTip(
+        f"A check with a skill the character does not have takes {UNSKILLED}; "
+        "Skill-0 is a skill and rolls at +0."
+    )
+    group.buttons.addWidget(unskilled)
+    return group, unskilled
+
+
+class ConditionsGroup(QGroupBox):
+    """The character's conditions; a new one is chosen by kind, with a detail."""
+
+    def __init__(self, editor: SheetEditor, model: ConditionsTableModel) -> None:
+        super().__init__("Conditions")
+        self._editor = editor
+        self.model = model
+        self.view = _sheet_table("conditionsView")
+        self.view.setModel(model)
+        _size_columns(self.view, stretch=(1,))
+        self.setObjectName("conditionsGroup")
+        layout = QVBoxLayout(self)
+        layout.setSpacing(SPACING // 2)
+        layout.addWidget(self.view)
+        self.delegate = _install_delegate(self.view)
+        _keep_fitted(self.view)
+        row = QHBoxLayout()
+        self.kind_combo = QComboBox()
+        self.kind_combo.setObjectName("conditionKindCombo")
+        for kind in ConditionKind:
+            self.kind_combo.addItem(kind.label, kind.value)
+        self.detail_edit = QLineEdit()
+        self.detail_edit.setObjectName("conditionDetailEdit")
+        self.detail_edit.setPlaceholderText("detail, e.g. left arm")
+        self.detail_edit.setMaxLength(200)
+        self.add_button = QPushButton("Add condition")
+        self.add_button.setObjectName("addConditionButton")
+        self.add_button.setToolTip("Starts now on the campaign clock")
+        self.remove_button = QPushButton("Remove condition")
+        self.remove_button.setObjectName("removeConditionButton")
+        self.remove_button.setEnabled(False)
+        row.addWidget(self.kind_combo)
+        row.addWidget(self.detail_edit, 1)
+        row.addWidget(self.add_button)
+        row.addWidget(self.remove_button)
+        layout.addLayout(row)
+
+    def connect_edits(self) -> None:
+        """Wire the model's and delegate's refusals, and the buttons."""
+        self.model.edit_rejected.connect(self._editor.show_message)
+        self.delegate.edit_refused.connect(self._editor.show_message)
+        self.delegate.problem_changed.connect(self._editor.show_dice_problem)
+        self.remove_button.clicked.connect(lambda: _remove_rows(self.model, self.view))
+        self.add_button.clicked.connect(self._on_add_condition)
+        self.detail_edit.returnPressed.connect(self._on_add_condition)
+        _enable_with_selection(self.view, self.remove_button)
+
+    def _on_add_condition(self) -> None:
+        kind = ConditionKind(self.kind_combo.currentData())
+        if self.model.add_condition(kind, self.detail_edit.text()) is not None:
+            self.detail_edit.clear()
