@@ -9,6 +9,7 @@ Imported once the window has painted: it needs pydantic and storage.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mneme_desktop.domain import (
     AdversaryTemplate,
@@ -24,7 +25,6 @@ from mneme_desktop.domain.duplicate import (
     duplicate_template,
     unique_name,
 )
-from mneme_desktop.export.document import ExportTarget
 from mneme_desktop.rules.wounds import ThresholdBasis
 from mneme_desktop.storage import (
     CampaignSaveError,
@@ -36,6 +36,9 @@ from mneme_desktop.ui import commands
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.models.navigator_nodes import Group, Node
 from mneme_desktop.ui.session import Tell
+
+if TYPE_CHECKING:
+    from mneme_desktop.export.document import ExportTarget
 
 
 def blank_character(name: str, kind: CharacterKind) -> Character:
@@ -146,6 +149,8 @@ class CampaignItems:
         return True
 
     def export_target(self, node: Node | None, scope: str = "selection") -> ExportTarget:
+        # Imported here: the export package is not needed until the referee exports.
+        from mneme_desktop.export.document import ExportTarget
         """What Print and Export act on: the node's character or encounter, or all PCs."""
         if scope == "selection" and node is not None and node.entity_id is not None:
             if node.group is Group.ENCOUNTERS:

@@ -28,13 +28,13 @@ from PySide6.QtWidgets import (
 
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.context import AppContext
-from mneme_desktop.ui.input_guard import install_input_guard
+from mneme_desktop.ui.app_guard import install_app_guard
 from mneme_desktop.ui.main_actions import MainActions, fill_recent_menu, name_step
 from mneme_desktop.ui.models.navigator_nodes import Group, Node
 from mneme_desktop.ui.navigator_tree import NavigatorTree
 from mneme_desktop.ui.page_stack import Page, PageStack
 from mneme_desktop.ui.theme import apply_theme
-from mneme_desktop.ui.widgets.plain_text import install_plain_text_guard, message_box
+from mneme_desktop.ui.widgets.plain_text import message_box
 from mneme_desktop.ui.window_layout import fit_available_screen, remember_layout, restore_layout
 
 # Everything that needs the campaign (pydantic models, storage, the session, the views) is
@@ -65,8 +65,6 @@ class MainWindow(QMainWindow):
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        install_input_guard()  # before any field exists: the wheel never edits unfocused
-        install_plain_text_guard()  # before any label exists: user text is never markup
         self.context = context
         self.setObjectName("main_window")
         self._session: CampaignSession | None = None
@@ -308,6 +306,9 @@ class MainWindow(QMainWindow):
             self.tree.setCurrentIndex(first)
         else:
             self.show_page(Page.EMPTY)
+        # Armed once the first page is built, not from the first line: see app_guard. Arming
+        # settles every widget built so far; later ones as Qt polishes them.
+        install_app_guard()
 
     def _build_views(self, document: CampaignDocument) -> None:
         """New views for ``document``, and the campaign clock for the time toolbar."""

@@ -30,6 +30,7 @@ from mneme_desktop.context import AppContext
 from mneme_desktop.domain import Campaign, Skill
 from mneme_desktop.domain.encounter import EncounterLogEntry
 from mneme_desktop.storage import save_campaign
+from mneme_desktop.ui.app_guard import install_app_guard
 from mneme_desktop.ui.main_window import MainWindow, Page
 from mneme_desktop.ui.models.navigator_model import Group
 from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
@@ -38,7 +39,6 @@ from mneme_desktop.ui.widgets.plain_text import (
     DISPLAY_LIMIT,
     clip,
     escaped,
-    install_plain_text_guard,
     message_box,
     plain_label,
     set_rich_text,
@@ -328,7 +328,7 @@ def test_navigator_and_table_tooltips_render_literally(qtbot, window: MainWindow
 
 
 def test_guard_makes_unregistered_labels_plain_and_keeps_registered_ones(qtbot) -> None:
-    install_plain_text_guard()
+    install_app_guard()
     parent = QWidget()
     qtbot.addWidget(parent)
     auto = QLabel(MARKUP, parent)
@@ -346,7 +346,7 @@ def test_guard_makes_unregistered_labels_plain_and_keeps_registered_ones(qtbot) 
 def test_status_line_message_and_tooltip_are_literal(qtbot) -> None:
     from mneme_desktop.ui.widgets.status_line import StatusLine
 
-    install_plain_text_guard()
+    install_app_guard()
     line = StatusLine("probe_line")
     qtbot.addWidget(line)
     line.resize(400, 30)
@@ -382,7 +382,7 @@ def test_message_box_is_plain_unless_rich(qtbot) -> None:
     about = message_box(QMessageBox.Icon.NoIcon, "About", "<h3>App</h3>",
                         QMessageBox.StandardButton.Ok, rich=True)
     qtbot.addWidget(about)
-    install_plain_text_guard()
+    install_app_guard()
     about.show()
     label = about.findChild(QLabel, "qt_msgbox_label")
     assert label is not None and label.textFormat() == Qt.TextFormat.RichText

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mneme_desktop.ui.input_guard import InputGuard, install_input_guard
+from mneme_desktop.ui.app_guard import AppGuard, install_app_guard
 from mneme_desktop.ui.main_window import MainWindow, Page
 from mneme_desktop.ui.models.navigator_nodes import Group
 
@@ -174,6 +174,6 @@ def test_undo_and_redo_in_a_number_field_step_the_campaign(qtbot, window) -> Non
 
 
 def test_the_guard_is_installed_once(qapp) -> None:
-    first = install_input_guard()
-    assert install_input_guard() is first
-    assert len(qapp.findChildren(InputGuard)) == 1
+    first = install_app_guard()
+    assert install_app_guard() is first
+    assert len(qapp.findChildren(AppGuard)) == 1

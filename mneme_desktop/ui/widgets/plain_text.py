@@ -3,10 +3,10 @@
 Qt renders a label, tooltip or message-box text that merely *looks* like HTML as rich text:
 a character named ``<img src="/dev/zero">`` made Qt read that file until the app ran out of
 memory, and ``<img src="some/local.png">`` showed a local file. So every QLabel is plain
-text, enforced for the whole application by :class:`PlainTextGuard` (Qt's own labels in
-message boxes and tooltips included). A label that needs formatting is registered as rich
-through :func:`set_rich_text`, the one way to give it markup: a constant template whose
-pieces are escaped.
+text, enforced for the whole application by :func:`plain_unless_rich` in the app guard
+(Qt's own labels in message boxes and tooltips included). A label that needs formatting
+is registered as rich through :func:`set_rich_text`, the one way to give it markup: a
+constant template whose pieces are escaped.
 
 Qt also lays out the whole text of a label or tooltip, so user text given to these helpers
 is cut by :func:`clip` (to :data:`DISPLAY_LIMIT`, or :data:`TOOLTIP_LIMIT` for a tooltip
@@ -19,20 +19,19 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 __all__ = [
     "DISPLAY_LIMIT",
     "RICH_PROPERTY",
     "TOOLTIP_LIMIT",
-    "PlainTextGuard",
     "clip",
     "escaped",
-    "install_plain_text_guard",
     "is_registered_rich",
     "message_box",
     "plain_label",
+    "plain_unless_rich",
     "set_rich_text",
 ]
 
@@ -110,29 +109,10 @@ def message_box(icon: QMessageBox.Icon, title: str, text: str,
     return box
 
 
-class PlainTextGuard(QObject):
-    """Makes every QLabel of the application plain text when it is first polished (before
-    it is laid out or shown), unless it was registered as rich by :func:`set_rich_text`.
-    Tooltips are QLabels too: Qt polishes its tooltip label before giving it any text, so
-    every tooltip renders literally."""
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Polish and isinstance(watched, QLabel) \
-                and watched.textFormat() != Qt.TextFormat.PlainText \
-                and not is_registered_rich(watched):
-            watched.setTextFormat(Qt.TextFormat.PlainText)
-        return False
-
-
-def install_plain_text_guard() -> PlainTextGuard | None:
-    """Install the guard on the running application once (later calls return it)."""
-    app = QCoreApplication.instance()
-    if app is None:
-        return None
-    existing = app.findChild(PlainTextGuard, "plainTextGuard")
-    if existing is not None:
-        return existing
-    guard = PlainTextGuard(app)
-    guard.setObjectName("plainTextGuard")
-    app.installEventFilter(guard)
-    return guard
+def plain_unless_rich(label: QLabel) -> None:
+    """The application's rule for every QLabel (applied by :mod:`mneme_desktop.ui.app_guard`
+    when the label is first polished, before it is laid out or shown): plain text unless it
+    was registered as rich by :func:`set_rich_text`. Tooltips are QLabels too: Qt polishes
+    its tooltip label before giving it any text, so every tooltip renders literally."""
+    if label.textFormat() != Qt.TextFormat.PlainText and not is_registered_rich(label):
+        label.setTextFormat(Qt.TextFormat.PlainText)

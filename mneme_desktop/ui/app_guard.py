@@ -1,11 +1,17 @@
-"""One application-wide guard so that no number changes unless the referee meant it.
+"""One application-wide guard: no number changes unless the referee meant it, and no user
+text is read as markup.
 
 Qt lets the mouse wheel step any spin box, combo box or slider the pointer passes over, and
 a wheel over one even gives it focus first. Scrolling a sheet past END changed END. The
 guard, installed once on the application, makes every such widget take the wheel only
 when it already has focus (clicked or tabbed into); otherwise the wheel goes on to the
 page or table under it, which scrolls. It also hands Undo and Redo pressed in a number field to the
-campaign's undo stack instead of the field's private text undo.
+campaign's undo stack instead of the field's private text undo. And every QLabel it sees
+polished is made plain text unless registered rich (:func:`.plain_unless_rich`).
+
+It is one filter, armed once the first campaign is shown: an application filter is a Python
+call for every event Qt delivers, and two of them from the first line cost ~26 ms of a
+~390 ms start. Arming walks the widgets built so far and applies both rules to them.
 """
 
 from __future__ import annotations
@@ -18,12 +24,15 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QLabel,
     QLineEdit,
     QScrollBar,
     QWidget,
 )
 
-GUARD_NAME = "mnemeInputGuard"
+from mneme_desktop.ui.widgets.plain_text import plain_unless_rich
+
+GUARD_NAME = "mnemeAppGuard"
 
 _VALUE_WIDGETS = (QAbstractSpinBox, QComboBox, QAbstractSlider)
 _HISTORY_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
@@ -55,7 +64,7 @@ def _is_history_key(event: QKeyEvent) -> bool:
     )
 
 
-class InputGuard(QObject):
+class AppGuard(QObject):
     """Event filter on the application; see the module docstring."""
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -65,7 +74,7 @@ class InputGuard(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if kind == QEvent.Type.Polish:
-            self._no_wheel_focus(watched)
+            self.settle(watched)
         elif kind == QEvent.Type.Wheel:
             widget = value_widget(watched)
             if widget is not None and not widget.hasFocus() and isinstance(event, QWheelEvent):
@@ -80,9 +89,12 @@ class InputGuard(QObject):
         return super().eventFilter(watched, event)
 
     @staticmethod
-    def _no_wheel_focus(watched: QObject) -> None:
-        """A wheel over a field must not focus it (Qt's WheelFocus would, then step it)."""
-        if value_widget(watched) is watched:
+    def settle(watched: QObject) -> None:
+        """Labels plain unless registered rich; value fields not focused by the wheel."""
+        if isinstance(watched, QLabel):
+            plain_unless_rich(watched)
+        elif value_widget(watched) is watched:
+            # A wheel over a field must not focus it (Qt's WheelFocus would, then step it).
             policy = watched.focusPolicy()
             if policy == Qt.FocusPolicy.WheelFocus:
                 watched.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -109,17 +121,22 @@ def _scroll_page_instead(field: QWidget, event: QWheelEvent) -> None:
     QCoreApplication.sendEvent(viewport, forwarded)
 
 
-def install_input_guard(app: QCoreApplication | None = None) -> InputGuard:
-    """Install the guard on the application once (later calls return the same guard)."""
+def install_app_guard(app: QCoreApplication | None = None) -> AppGuard:
+    """Arm the guard on the application once (later calls return the same guard)."""
     application = app if app is not None else QApplication.instance()
     if application is None:
         raise RuntimeError("the input guard needs a QApplication")
-    existing = application.findChild(InputGuard, GUARD_NAME)
-    if isinstance(existing, InputGuard):
+    existing = application.findChild(AppGuard, GUARD_NAME)
+    if isinstance(existing, AppGuard):
         return existing
-    guard = InputGuard(application)
+    guard = AppGuard(application)
     application.installEventFilter(guard)
-    if isinstance(application, QApplication):
-        for widget in application.allWidgets():  # built before the guard: polished already
-            InputGuard._no_wheel_focus(widget)
+    if isinstance(application, QApplication):  # built before the guard: polished already
+        for window in application.topLevelWidgets():
+            for label in window.findChildren(QLabel):
+                plain_unless_rich(label)
+            for kind in _VALUE_WIDGETS:
+                for field in window.findChildren(kind):
+                    AppGuard.settle(field)
+            AppGuard.settle(window)
     return guard
