@@ -77,7 +77,9 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
             | QAbstractItemView.EditTrigger.EditKeyPressed)
         header = self.patients_table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(PatientListModel.NAME, QHeaderView.ResizeMode.Stretch)
+        # Names are sized to their text (a stretched name column was squeezed to "arac" on
+        # a 1280-pixel screen); the state takes what room is left.
+        header.setSectionResizeMode(PatientListModel.STATE, QHeaderView.ResizeMode.Stretch)
 
         self.comparison_model = ComparisonModel(self)
         self.comparison_table = table_view(self.comparison_model, self, "planComparison")
