@@ -289,6 +289,16 @@ of at least DENSE_CHECK_BYTES averaging under MIN_BYTES_PER_VALUE are refused un
 no refusal costs more than ~64 MB (16 times 4 MiB) beyond the file itself."""
 
 
+MIN_BYTES_PER_OBJECT = 64
+MAX_OBJECTS = 1_000_000
+"""A saved campaign averages 250 to 350 bytes per JSON object (137 written without spaces);
+the 1,000-character campaign of the benchmarks has 54,000. Each object becomes a model of
+up to ~2 KB in memory, so a valid file of tiny objects (1.8 million minimal journal entries
+in 40 MB) took 3 GB and 24 s to load. Files of at least DENSE_CHECK_BYTES with more objects
+than one per MIN_BYTES_PER_OBJECT bytes, or more than MAX_OBJECTS, are refused unparsed:
+loading then never needs more than about 2 GB, and ~32 times the file below that."""
+
+
 def _refuse_dense(raw: bytes, source: Path | str | None) -> None:
     if len(raw) < DENSE_CHECK_BYTES:
         return
@@ -299,6 +309,15 @@ def _refuse_dense(raw: bytes, source: Path | str | None) -> None:
             f"it packs about {values / 1e6:.0f} million values into "
             f"{len(raw) / 1024 / 1024:.0f} MiB ({len(raw) / values:.1f} bytes each); a "
             "campaign's values are far larger, so this is not a campaign file",
+        )
+    objects = raw.count(b"{")  # an upper bound on objects, in C speed
+    if objects > MAX_OBJECTS or len(raw) < MIN_BYTES_PER_OBJECT * objects:
+        _fail(
+            source,
+            f"it holds about {objects:,} records in {len(raw) / 1024 / 1024:.0f} MiB "
+            f"({len(raw) / max(objects, 1):.0f} bytes each); a campaign's records are far "
+            f"larger and fewer (at most {MAX_OBJECTS:,}), and loading this many would need "
+            "gigabytes of memory",
         )
 
 

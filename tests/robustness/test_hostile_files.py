@@ -242,3 +242,23 @@ def test_a_large_real_campaign_written_without_spaces_is_not_dense() -> None:
     raw = json.dumps(campaign, separators=(",", ":")).encode()
     assert len(raw) >= codec.DENSE_CHECK_BYTES
     codec._refuse_dense(raw, None)  # no error: about 10 bytes per value, well above 6
+
+
+def test_a_large_valid_file_of_tiny_records_is_refused_unparsed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """1.8 million empty journal entries (``{}``, all defaults) in 40 MB loaded in 24 s and
+    3 GB: each became a model. Counted, not parsed: the parser is never reached."""
+    from mneme_desktop.storage import codec
+
+    def never(*args: object) -> None:
+        raise AssertionError("a file of this many records must not reach the parser")
+
+    monkeypatch.setattr(codec, "fail_fast_validator", never)
+    monkeypatch.setattr(codec, "parse_json_document", never)
+    head = b'{"format": "mneme-campaign", "schema_version": 1, "name": "x", "journal": ['
+    count = codec.DENSE_CHECK_BYTES // 28
+    raw = head + b", ".join([b'{"title": "a", "text": "b"}'] * count) + b"]}"
+    assert len(raw) >= codec.DENSE_CHECK_BYTES
+    with pytest.raises(CampaignLoadError, match="records in"):
+        campaign_from_json(raw)
