@@ -14,7 +14,7 @@ from enum import Enum, IntEnum
 from fractions import Fraction
 from typing import NamedTuple
 
-from mneme_desktop.rules.dice import roll_two_d6, two_d6_distribution
+from mneme_desktop.rules.dice import DiceSource, roll_two_d6, two_d6_distribution
 
 __all__ = [
     "COSTLY_SUCCESS_BASE",
@@ -33,6 +33,7 @@ __all__ = [
     "TimeModifier",
     "attack_difficulty",
     "characteristic_modifier",
+    "check_from",
     "check_from_dice",
     "costly_success",
     "difficulty_label",
@@ -520,3 +521,14 @@ def attack_difficulty(
     ]
     terms.extend(term for term in candidates if term.value != 0)
     return DifficultyBreakdown(tuple(terms))
+
+
+def check_from(
+    source: DiceSource, modifier: int, difficulty: int, advantage: int = 0
+) -> CheckResult:
+    """A check from either dice source: typed dice resolve as the table rolled them, an
+    app roll rolls here; both keep the two best (or worst) the same way."""
+    if source.typed is not None:
+        return check_from_dice(source.typed, modifier, difficulty, advantage)
+    assert source.rng is not None
+    return roll_check(source.rng, modifier, difficulty, advantage)

@@ -26,6 +26,7 @@ __all__ = [
     "DiceExpression",
     "DiceParseError",
     "DiceRoll",
+    "DiceSource",
     "KeptRoll",
     "Scale",
     "clamp_distribution",
@@ -33,6 +34,7 @@ __all__ = [
     "distribution_mean",
     "keep_distribution",
     "parse_dice",
+    "parse_dice_source",
     "parse_dice_values",
     "parse_roll_groups",
     "roll_keep",
@@ -476,3 +478,48 @@ def parse_roll_groups(text: str) -> list[list[int]]:
     if all(not group for group in groups):
         raise ValueError("type the damage roll totals, e.g. 7, 9")
     return groups
+
+
+@dataclass(frozen=True)
+class DiceSource:
+    """Where a check's dice come from: typed at the table, or rolled by the app.
+
+    One type for every step that rolls, so "typed or rolled" is decided once (by the view
+    that reads the referee's text) and every rule resolves both the same way. Exactly one
+    of ``typed`` (the dice values as read) and ``rng`` is set.
+    """
+
+    typed: tuple[int, ...] | None = None
+    rng: random.Random | None = None
+
+    def __post_init__(self) -> None:
+        if (self.typed is None) == (self.rng is None):
+            raise ValueError("a dice source is either dice typed at the table or an rng")
+
+    @classmethod
+    def table(cls, values: tuple[int, ...] | list[int]) -> DiceSource:
+        """Dice rolled at the table and typed in."""
+        return cls(typed=tuple(values))
+
+    @classmethod
+    def app(cls, rng: random.Random) -> DiceSource:
+        """Dice the app rolls with ``rng`` (seed it for repeatable rolls)."""
+        return cls(rng=rng)
+
+    @property
+    def at_table(self) -> bool:
+        return self.typed is not None
+
+    @property
+    def how(self) -> str:
+        """How the roll was made, for the log."""
+        return "dice at the table" if self.at_table else "rolled"
+
+
+def parse_dice_source(text: str, rng: random.Random | None, count: int = 2) -> DiceSource:
+    """The referee's dice box read once: empty means the app rolls with ``rng``; otherwise
+    the ``count`` dice typed (errors as :func:`parse_dice_values` words them). With no
+    ``rng`` (a "use the table's dice" button) empty text is refused as today."""
+    if not text.strip() and rng is not None:
+        return DiceSource.app(rng)
+    return DiceSource.table(parse_dice_values(text, count))

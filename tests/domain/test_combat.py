@@ -39,9 +39,9 @@ from mneme_desktop.rules.actions import (
     Stance,
     hit_location,
 )
-from mneme_desktop.rules.checks import CheckResult, CoverLevel, check_from_dice, success_chance
+from mneme_desktop.rules.checks import CheckResult, CoverLevel, success_chance
 from mneme_desktop.rules.damage import expected_damage
-from mneme_desktop.rules.dice import Scale, parse_dice
+from mneme_desktop.rules.dice import DiceSource, Scale, parse_dice
 from mneme_desktop.rules.wounds import WoundState
 
 
@@ -133,8 +133,8 @@ def dice_for(effect: int, modifier: int, difficulty: int) -> tuple[int, int]:
 
 
 def check_with_effect(spec: combat.AttackSpec, effect: int) -> CheckResult:
-    return combat.attack_check_from_dice(
-        spec, dice_for(effect, spec.roll_modifier, spec.difficulty.total))
+    return combat.attack_check(spec, DiceSource.table(
+        dice_for(effect, spec.roll_modifier, spec.difficulty.total)))
 
 
 # --- building and numbering -------------------------------------------------------------
@@ -203,9 +203,9 @@ def test_tactics_effect_is_capped_and_added_to_the_unit():
     encounter = fight(campaign)
     players = [c for c in encounter.combatants if c.side is Side.PLAYERS]
     before = {c.id: c.initiative for c in players}
-    check = check_from_dice((6, 6), 0, 8)  # effect +4, capped to +2 at Difficulty 8
-    patch = combat.tactics_patch(campaign, encounter, players[0].id, 8, check,
-                                 [c.id for c in players])
+    # effect +4, capped to +2 at Difficulty 8
+    patch = combat.tactics_patch(campaign, encounter, players[0].id, 8, DiceSource.table((6, 6)),
+                                 [c.id for c in players], 0)
     patch.apply(campaign)
     assert {c.id: c.initiative for c in players} == {k: v + 2 for k, v in before.items()}
     assert encounter.log[-1].state_changes[0].endswith("initiative +2")
@@ -336,16 +336,16 @@ def test_first_aid_progress_heals_and_stops_bleeding():
                             FIRST_AID_ROUNDS, ilse.id, first_aid=True).apply(campaign)
     assert tomas.extended_task.remaining_rounds == 30
     combat.work_task_patch(campaign, encounter, tomas.id,
-                           check_from_dice((6, 6), 2, 8)).apply(campaign)  # effect +6
+                           DiceSource.table((6, 6)), 2, 8).apply(campaign)  # effect +6
     assert tomas.extended_task.remaining_rounds == 23 and tomas.actions_spent == 3
     tomas.actions_spent = 0
     combat.work_task_patch(campaign, encounter, tomas.id,
-                           check_from_dice((1, 1), 2, 8)).apply(campaign)  # effect -4
+                           DiceSource.table((1, 1)), 2, 8).apply(campaign)  # effect -4
     assert tomas.extended_task.remaining_rounds == 26
     tomas.extended_task = tomas.extended_task.model_copy(update={"remaining_rounds": 1})
     tomas.actions_spent = 0
     combat.work_task_patch(campaign, encounter, tomas.id,
-                           check_from_dice((4, 5), 2, 8)).apply(campaign)  # effect +3
+                           DiceSource.table((4, 5)), 2, 8).apply(campaign)  # effect +3
     sheet = campaign.combatant_character(ilse)
     assert tomas.extended_task is None
     assert sheet.damage == 7 and not sheet.has_condition(ConditionKind.BLEEDING)
@@ -583,8 +583,8 @@ def test_aim_is_used_up_by_the_attack():
     spec = combat.build_attack(campaign, encounter,
                                request(campaign, encounter, "Mara Vey", [("Brute 1", 4)]))
     assert spec.difficulty.total == 7
-    outcome = combat.resolve_attack(spec, combat.roll_attack(spec, random.Random(1)),
-                                    random.Random(1))
+    check = combat.attack_check(spec, DiceSource.app(random.Random(1)))
+    outcome = combat.resolve_attack(spec, check, random.Random(1))
     combat.attack_patch(campaign, encounter, outcome).apply(campaign)
     assert mara.aim == 0 and mara.actions_spent == 3
 
@@ -614,7 +614,7 @@ def test_dying_rolls_each_round_until_death_and_manual_entry():
     sheet = campaign.combatant_character(raider)
     sheet.damage = sheet.hit_points + 1
     assert combat.dying_roll_due(campaign, encounter, raider)
-    patch = combat.dying_roll_patch(campaign, encounter, raider.id, dice=(1, 1))
+    patch = combat.dying_roll_patch(campaign, encounter, raider.id, DiceSource.table((1, 1)))
     patch.apply(campaign)
     assert campaign.combatant_character(raider).wound_state() is WoundState.DEAD
     assert not combat.dying_roll_due(campaign, encounter, raider)
@@ -654,7 +654,7 @@ def test_every_patch_reverts_exactly():
         spec = combat.build_attack(campaign, encounter, request(
             campaign, encounter, "Mara Vey", [("Brute 1", 4)]))
         return combat.attack_patch(campaign, encounter, combat.resolve_attack(
-            spec, combat.roll_attack(spec, rng), rng))
+            spec, combat.attack_check(spec, DiceSource.app(rng)), rng))
 
     builders = [
         lambda: combat.aim_patch(campaign, encounter, mara.id, brute.id),

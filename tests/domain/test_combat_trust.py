@@ -14,6 +14,7 @@ from mneme_desktop.domain import RangeClass, Side, Weapon, combat, medic_check, 
 from mneme_desktop.domain.combat import AttackRequest, CombatError
 from mneme_desktop.rules.actions import ambush_initiative, roll_initiative
 from mneme_desktop.rules.checks import CoverLevel, characteristic_modifier
+from mneme_desktop.rules.dice import DiceSource
 from mneme_desktop.rules.wounds import dying_roll_modifier
 from tests.domain.test_combat import by_name, check_with_effect, fight, make_campaign
 
@@ -146,9 +147,8 @@ def test_tactics_log_names_the_wounds_in_the_dm():
     mara_combatant, mara = wounded(campaign, encounter, "Mara Vey", 6)
     modifier = combat.tactics_modifier(mara)
     assert modifier == 1 + characteristic_modifier(7) - 2  # Tactics-1, INT 7, wounds -2
-    check = combat.check_from_dice((5, 5), modifier, 8)
-    patch = combat.tactics_patch(campaign, encounter, mara_combatant.id, 8, check,
-                                 [mara_combatant.id])
+    patch = combat.tactics_patch(campaign, encounter, mara_combatant.id, 8,
+                                 DiceSource.table((5, 5)), [mara_combatant.id], modifier)
     assert "Wounds -2" in patch.log_entries[-1].text
 
 
@@ -160,7 +160,8 @@ def test_dying_roll_takes_the_wound_penalty_and_shows_it():
     expected = characteristic_modifier(8) - 9
     assert sum(t.value for t in roll_terms.survival_terms(mara)) == expected == \
         dying_roll_modifier(8, 27)
-    patch = combat.dying_roll_patch(campaign, encounter, mara_combatant.id, dice=(6, 6))
+    patch = combat.dying_roll_patch(campaign, encounter, mara_combatant.id,
+                                     DiceSource.table((6, 6)))
     entry = patch.log_entries[-1]
     assert entry.modifier == expected
     assert "END DM +0, Wounds -9" in entry.text
@@ -210,9 +211,9 @@ def test_an_attack_that_cannot_be_afforded_is_refused_before_rolling():
     assert spec.refusal == ("Mara Vey cannot attack: a Significant Action costs 2 minor "
                             "actions but only 1 of 3 are left this round")
     with pytest.raises(CombatError, match="cannot attack"):
-        combat.roll_attack(spec, random.Random(1))
+        combat.attack_check(spec, DiceSource.app(random.Random(1)))
     with pytest.raises(CombatError, match="cannot attack"):
-        combat.attack_check_from_dice(spec, (6, 6))
+        combat.attack_check(spec, DiceSource.table((6, 6)))
     free = combat.build_attack(campaign, encounter, request(
         campaign, encounter, "Mara Vey", ["Raider 1"], spend_action=False))
     assert free.refusal == ""

@@ -29,11 +29,10 @@ from mneme_desktop.domain.combat.attack_resolve import (
     AttackOutcome,
     Harm,
     TargetHit,
-    attack_check_from_dice,
+    attack_check,
     attack_odds,
     damage_from_values,
     resolve_attack,
-    roll_attack,
 )
 from mneme_desktop.domain.combat.attack_spec import (
     AttackMode,
@@ -114,7 +113,12 @@ from mneme_desktop.domain.roll_terms import Modifier
 # ActionOption and check_from_dice: reached as ``combat.X`` by callers since the single module.
 from mneme_desktop.rules.actions import ActionOption as ActionOption
 from mneme_desktop.rules.checks import check_from_dice as check_from_dice
-from mneme_desktop.rules.dice import parse_dice_values, parse_roll_groups
+from mneme_desktop.rules.dice import (
+    DiceSource,
+    parse_dice_source,
+    parse_dice_values,
+    parse_roll_groups,
+)
 
 __all__ = [
     "AppendLog",
@@ -127,6 +131,7 @@ __all__ = [
     "CombatError",
     "CombatantStatus",
     "Defence",
+    "DiceSource",
     "EncounterPatch",
     "Harm",
     "InsertCombatant",
@@ -148,7 +153,7 @@ __all__ = [
     "aim_patch",
     "ambush_patch",
     "armor_of",
-    "attack_check_from_dice",
+    "attack_check",
     "attack_odds",
     "attack_patch",
     "bleeding_ticks",
@@ -174,13 +179,13 @@ __all__ = [
     "movement_options",
     "next_turn_patch",
     "note_patch",
+    "parse_dice_source",
     "parse_dice_values",
     "parse_roll_groups",
     "previous_turn_patch",
     "remove_combatants_patch",
     "remove_condition_patch",
     "resolve_attack",
-    "roll_attack",
     "roll_initiative_patch",
     "set_cover_patch",
     "set_damage_patch",

@@ -16,11 +16,10 @@ from mneme_desktop.domain.combat.attack_spec import AttackMode, AttackSpec, Atta
 from mneme_desktop.domain.combat.common import CombatError
 from mneme_desktop.rules.checks import (
     CheckResult,
-    check_from_dice,
+    check_from,
     costly_success,
     effect_distribution,
     reckless_effect,
-    roll_check,
     success_chance,
 )
 from mneme_desktop.rules.damage import (
@@ -35,7 +34,7 @@ from mneme_desktop.rules.damage import (
     roll_damage,
     scale_immune,
 )
-from mneme_desktop.rules.dice import DiceExpression
+from mneme_desktop.rules.dice import DiceExpression, DiceSource
 from mneme_desktop.rules.wounds import SurvivalRoll, is_massive_damage, roll_massive_damage
 
 
@@ -197,17 +196,11 @@ def _refuse(spec: AttackSpec) -> None:
         raise CombatError(spec.refusal)
 
 
-def roll_attack(spec: AttackSpec, rng: random.Random) -> CheckResult:
-    """The attack (or defend) roll made in the app; refused if it cannot be afforded."""
+def attack_check(spec: AttackSpec, source: DiceSource) -> CheckResult:
+    """The attack (or defend) roll, rolled in the app or from the dice a player rolled at
+    the table (2, or 2 + |net advantage|); refused before any die if it cannot be afforded."""
     _refuse(spec)
-    return roll_check(rng, spec.roll_modifier, spec.difficulty.total, spec.net_advantage)
-
-
-def attack_check_from_dice(spec: AttackSpec, dice: Sequence[int]) -> CheckResult:
-    """The roll from dice a player rolled at the table (2, or 2 + |net advantage| dice);
-    refused if the attack cannot be afforded."""
-    _refuse(spec)
-    return check_from_dice(dice, spec.roll_modifier, spec.difficulty.total, spec.net_advantage)
+    return check_from(source, spec.roll_modifier, spec.difficulty.total, spec.net_advantage)
 
 
 def damage_from_values(

@@ -30,8 +30,8 @@ from mneme_desktop.domain.roll_terms import (
     wound_terms,
 )
 from mneme_desktop.rules.actions import ActionKind, tactics_initiative_bonus
-from mneme_desktop.rules.checks import CheckResult
-from mneme_desktop.rules.dice import parse_dice_values
+from mneme_desktop.rules.checks import check_from
+from mneme_desktop.rules.dice import DiceSource, parse_dice_values
 
 
 def initiative_from_text(
@@ -173,12 +173,18 @@ def tactics_patch(
     encounter: Encounter,
     leader_id: str,
     declared_difficulty: int,
-    check: CheckResult,
+    source: DiceSource,
     unit_ids: Sequence[str],
+    modifier: int | None = None,
 ) -> EncounterPatch:
-    """A Tactics check: its Effect (capped by the declared risk) is added to the initiative
-    of everyone in the leader's unit in direct communication."""
+    """A Tactics check at the declared Difficulty, from either dice source: its Effect
+    (capped by the declared risk) is added to the initiative of everyone in the leader's
+    unit in direct communication. ``modifier`` is the referee's DM; by default the
+    leader's :func:`tactics_modifier`."""
     leader = _combatant(encounter, leader_id)
+    if modifier is None:
+        modifier = tactics_modifier(campaign.combatant_character(leader))
+    check = check_from(source, modifier, declared_difficulty)
     bonus = tactics_initiative_bonus(check.effect, declared_difficulty)
     builder = PatchBuilder(campaign, encounter)
     values: dict[str, int] = {}

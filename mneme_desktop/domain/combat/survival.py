@@ -4,9 +4,6 @@ the massive-damage roll, with the wound penalties in their DMs.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-
 from mneme_desktop.domain.campaign import Campaign
 from mneme_desktop.domain.character import Character, Condition, ConditionKind, DamageRecord
 from mneme_desktop.domain.combat.common import CombatError, _combatant, _signed, _state, _state_note
@@ -15,7 +12,8 @@ from mneme_desktop.domain.encounter import Combatant, Encounter
 from mneme_desktop.domain.gametime import GameTime
 from mneme_desktop.domain.roll_terms import survival_terms, terms_text
 from mneme_desktop.rules.actions import ROUND_SECONDS
-from mneme_desktop.rules.checks import check_from_dice, roll_check
+from mneme_desktop.rules.checks import check_from
+from mneme_desktop.rules.dice import DiceSource
 from mneme_desktop.rules.wounds import (
     BLEED_INTERVAL_ROUNDS,
     DYING_DIFFICULTY,
@@ -95,35 +93,24 @@ def _dying_outcome(
     )
 
 
-def _roll_survival(
-    character: Character, difficulty: int, rng: random.Random | None = None,
-    dice: Sequence[int] | None = None,
-) -> SurvivalRoll:
+def _roll_survival(character: Character, difficulty: int, source: DiceSource) -> SurvivalRoll:
     """A dying (vs 4) or massive-damage (vs 8) roll: END DM with the wounds of
-    :func:`~mneme_desktop.domain.roll_terms.survival_terms`, rolled or from the table."""
+    :func:`~mneme_desktop.domain.roll_terms.survival_terms`, from either dice source."""
     modifier = sum(term.value for term in survival_terms(character))
-    if dice is not None:
-        return SurvivalRoll(check_from_dice(dice, modifier, difficulty))
-    if rng is None:
-        raise ValueError("a survival roll needs a random generator or the dice rolled")
-    return SurvivalRoll(roll_check(rng, modifier, difficulty))
+    return SurvivalRoll(check_from(source, modifier, difficulty))
 
 
 def dying_roll_patch(
-    campaign: Campaign, encounter: Encounter, combatant_id: str,
-    rng: random.Random | None = None, dice: Sequence[int] | None = None,
+    campaign: Campaign, encounter: Encounter, combatant_id: str, source: DiceSource,
 ) -> EncounterPatch:
     """This round's dying roll (END vs 4 with wound penalties), rolled or from the table."""
     combatant = _combatant(encounter, combatant_id)
     character = campaign.combatant_character(combatant)
     if _state(campaign, character) is not WoundState.DYING:
         raise CombatError(f"{character.name} is not dying")
-    if dice is None and rng is None:
-        raise ValueError("a dying roll needs a random generator or the dice rolled")
-    roll = _roll_survival(character, DYING_DIFFICULTY, rng, dice)
-    how = "dice at the table" if dice is not None else "rolled"
+    roll = _roll_survival(character, DYING_DIFFICULTY, source)
     builder = PatchBuilder(campaign, encounter)
-    _dying_outcome(builder, combatant, roll, how)
+    _dying_outcome(builder, combatant, roll, source.how)
     return builder.build(f"{character.name}: dying roll")
 
 
@@ -159,16 +146,12 @@ def _massive_outcome(
 
 
 def massive_damage_patch(
-    campaign: Campaign, encounter: Encounter, combatant_id: str,
-    rng: random.Random | None = None, dice: Sequence[int] | None = None,
+    campaign: Campaign, encounter: Encounter, combatant_id: str, source: DiceSource,
 ) -> EncounterPatch:
     """A massive-damage roll (END vs 8 with wound penalties) asked for by the referee."""
     combatant = _combatant(encounter, combatant_id)
     character = campaign.combatant_character(combatant)
-    if dice is None and rng is None:
-        raise ValueError("a massive-damage roll needs a random generator or the dice rolled")
-    roll = _roll_survival(character, MASSIVE_DAMAGE_DIFFICULTY, rng, dice)
-    how = "dice at the table" if dice is not None else "rolled"
+    roll = _roll_survival(character, MASSIVE_DAMAGE_DIFFICULTY, source)
     builder = PatchBuilder(campaign, encounter)
-    _massive_outcome(builder, combatant, roll, how)
+    _massive_outcome(builder, combatant, roll, source.how)
     return builder.build(f"{character.name}: massive damage roll")

@@ -19,7 +19,8 @@ from mneme_desktop.domain.combat.edits import EncounterPatch, PatchBuilder
 from mneme_desktop.domain.encounter import Combatant, Encounter, ExtendedTask
 from mneme_desktop.domain.medic_check import medic_modifier
 from mneme_desktop.rules.actions import FIRST_AID_ROUNDS, ActionKind, ExtendedAction
-from mneme_desktop.rules.checks import CheckResult
+from mneme_desktop.rules.checks import CheckResult, check_from
+from mneme_desktop.rules.dice import DiceSource
 from mneme_desktop.rules.healing import first_aid_healing
 from mneme_desktop.rules.wounds import WoundState
 
@@ -58,15 +59,18 @@ def start_task_patch(
 
 
 def work_task_patch(
-    campaign: Campaign, encounter: Encounter, combatant_id: str, check: CheckResult
+    campaign: Campaign, encounter: Encounter, combatant_id: str, source: DiceSource,
+    modifier: int, difficulty: int,
 ) -> EncounterPatch:
-    """One round on the extended action (a full action): it counts one round, the Success
-    Effect shortens what is left, a Fail Effect loses progress. Completed first aid heals
-    its Effect (at least 1), stops bleeding and stabilises a dying patient for END hours."""
+    """One round on the extended action (a full action), its check (``modifier`` vs
+    ``difficulty``) from either dice source: it counts one round, the Success Effect
+    shortens what is left, a Fail Effect loses progress. Completed first aid heals its
+    Effect (at least 1), stops bleeding and stabilises a dying patient for END hours."""
     combatant = _combatant(encounter, combatant_id)
     task = combatant.extended_task
     if task is None:
         raise CombatError(f"{_name(campaign, combatant)} has no extended action under way")
+    check = check_from(source, modifier, difficulty)
     builder = PatchBuilder(campaign, encounter)
     name = _name(campaign, combatant)
     _spend(builder, combatant, ActionKind.FULL, f"work on {task.description}")

@@ -20,6 +20,7 @@ from mneme_desktop.domain.combat.survival import (
 )
 from mneme_desktop.domain.encounter import Combatant, Encounter
 from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.rules.dice import DiceSource
 from mneme_desktop.rules.wounds import DYING_DIFFICULTY, WoundState
 
 
@@ -211,6 +212,7 @@ def _new_round(builder: PatchBuilder, rng: random.Random, auto_dying: bool) -> N
                 and _state(campaign, character) is WoundState.DYING
                 and not _has_active(character, ConditionKind.STABILISED, new_time)
             ):
+                source = DiceSource.app(rng)
                 _dying_outcome(builder, combatant, _roll_survival(
-                    character, DYING_DIFFICULTY, rng=rng), "rolled")
+                    character, DYING_DIFFICULTY, source), source.how)
     builder.set_encounter("turn_index", _first_able(campaign, order, 0, builder) or 0)

@@ -20,8 +20,10 @@ from mneme_desktop.domain.character import (
 from mneme_desktop.domain.edits import Edit, ReplaceSheet
 from mneme_desktop.domain.healing.changes import Notice, Outcome
 from mneme_desktop.domain.healing.clock import _Advance, _advance, _journal
+from mneme_desktop.domain.roll_terms import survival_terms
 from mneme_desktop.rules.actions import FIRST_AID_ROUNDS, ROUND_SECONDS
-from mneme_desktop.rules.checks import UNSKILLED, CheckResult
+from mneme_desktop.rules.checks import UNSKILLED, CheckResult, check_from
+from mneme_desktop.rules.dice import DiceSource
 from mneme_desktop.rules.healing import (
     INTENSIVE_CARE_DIFFICULTY,
     INTENSIVE_CARE_HEALING,
@@ -30,6 +32,7 @@ from mneme_desktop.rules.healing import (
     first_aid_difficulty,
     first_aid_healing,
     first_aid_stabilisation_hours,
+    intensive_care_needs_roll,
     surgery_outcome,
 )
 from mneme_desktop.rules.wounds import DYING_DIFFICULTY, WoundState
@@ -37,8 +40,11 @@ from mneme_desktop.rules.wounds import DYING_DIFFICULTY, WoundState
 __all__ = [
     "FIRST_AID_SECONDS",
     "MedicalRoll",
+    "dying_modifier",
+    "dying_roll",
     "first_aid",
     "intensive_care",
+    "intensive_care_rolls",
     "surgery",
 ]
 
@@ -73,6 +79,17 @@ class MedicalRoll:
         )
 
     @classmethod
+    def from_source(cls, source: DiceSource, modifier: int, difficulty: int) -> MedicalRoll:
+        """The event's 2d6 check from either dice source (typed dice or an app roll)."""
+        check = check_from(source, modifier, difficulty)
+        if not source.at_table:
+            return cls.from_check(check)
+        dice = "+".join(str(d) for d in check.kept)
+        shown = f"{dice} {modifier:+d}" if modifier else dice
+        return cls(check.total, difficulty, f"dice at the table {shown} = {check.total} vs "
+                   f"{difficulty} (Effect {check.effect:+d})")
+
+    @classmethod
     def entered(cls, dice: int, modifier: int, difficulty: int) -> MedicalRoll:
         """A 2d6 result rolled at the table (2-12) plus the DMs."""
         if not 2 <= dice <= 12:
@@ -84,6 +101,35 @@ class MedicalRoll:
             difficulty,
             f"entered 2d6 {shown} = {total} vs {difficulty} (Effect {total - difficulty:+d})",
         )
+
+
+def dying_modifier(patient: Character) -> int:
+    """A dying roll's DM: END DM and wounds, from
+    :func:`~mneme_desktop.domain.roll_terms.survival_terms` as in the encounter."""
+    return sum(term.value for term in survival_terms(patient))
+
+
+def dying_roll(patient: Character, source: DiceSource) -> MedicalRoll:
+    """A dying roll (END vs 4 with wound penalties) from either dice source."""
+    return MedicalRoll.from_source(source, dying_modifier(patient), DYING_DIFFICULTY)
+
+
+def intensive_care_rolls(
+    patient: Character, source: DiceSource, modifier: int, supervisor_level: int | None,
+    dying_source: DiceSource | None = None,
+) -> tuple[MedicalRoll | None, MedicalRoll | None]:
+    """The rolls of one round of intensive care: none when supervised; else the check
+    (``modifier`` vs 8) and, if it fails, the dying roll from ``dying_source`` (an app
+    source rolls it too by default; typed dice are one roll's, so without a second source
+    the dying roll is left to be made)."""
+    if not intensive_care_needs_roll(supervisor_level):
+        return None, None
+    roll = MedicalRoll.from_source(source, modifier, INTENSIVE_CARE_DIFFICULTY)
+    if roll.success:
+        return roll, None
+    if dying_source is None and not source.at_table:
+        dying_source = source
+    return roll, None if dying_source is None else dying_roll(patient, dying_source)
 
 
 def _event(

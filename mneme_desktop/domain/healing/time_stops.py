@@ -19,12 +19,12 @@ from enum import StrEnum
 from fractions import Fraction
 
 from mneme_desktop.domain.campaign import Campaign, JournalEntry
-from mneme_desktop.domain.character import Character, Characteristic, Condition, ConditionKind
+from mneme_desktop.domain.character import Character, Condition, ConditionKind
 from mneme_desktop.domain.edits import AddJournalEntry, ReplaceSheet
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY, GameTime
 from mneme_desktop.domain.healing.changes import Outcome
 from mneme_desktop.domain.healing.clock import advance_campaign
-from mneme_desktop.domain.healing.medical import MedicalRoll
+from mneme_desktop.domain.healing.medical import MedicalRoll, dying_modifier
 from mneme_desktop.domain.healing.plan import HealingPlan
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.rules.checks import success_chance
@@ -34,8 +34,6 @@ from mneme_desktop.rules.wounds import (
     DYING_DIFFICULTY,
     ThresholdBasis,
     WoundState,
-    dying_roll_modifier,
-    dying_survival_chance,
     next_bleed_round,
 )
 
@@ -215,9 +213,8 @@ def _first_stop(campaign: Campaign, seconds: int,
 
 
 def _due(stop: _Stop, character: Character, at: GameTime) -> RollDue:
-    endurance = character.characteristic(Characteristic.END) or 0
-    dying_mod = dying_roll_modifier(endurance, character.damage)
-    dying_chance = dying_survival_chance(endurance, character.damage)
+    dying_mod = dying_modifier(character)
+    dying_chance = success_chance(dying_mod, DYING_DIFFICULTY)
     if stop.kind is DueRoll.DYING:
         return RollDue(stop.kind, character.id, character.name, at, stop.reason, dying_mod,
                        DYING_DIFFICULTY, dying_chance, dying_mod, dying_chance)
@@ -295,9 +292,8 @@ def dying_outlook(character: Character, plan: HealingPlan, now: GameTime,
     they survive their rolls."""
     if character.wound_state(basis) is not WoundState.DYING:
         return ""
-    endurance = character.characteristic(Characteristic.END) or 0
-    dying = "END " + _odds(dying_roll_modifier(endurance, character.damage),
-                           DYING_DIFFICULTY, dying_survival_chance(endurance, character.damage))
+    modifier = dying_modifier(character)
+    dying = "END " + _odds(modifier, DYING_DIFFICULTY, success_chance(modifier, DYING_DIFFICULTY))
     name = character.name
     if plan.regime(1).care:
         if supervised:

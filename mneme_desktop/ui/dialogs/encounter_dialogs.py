@@ -3,6 +3,7 @@ the library and add campaign characters. They only collect choices; the view run
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -121,6 +122,11 @@ class TacticsDialog(QDialog):
     def unit_ids(self) -> list[str]:
         return [str(self.unit_list.item(i).data(ID_ROLE)) for i in range(self.unit_list.count())
                 if self.unit_list.item(i).checkState() == Qt.CheckState.Checked]
+
+    def dice_source(self, rng: random.Random) -> fight.DiceSource:
+        """The dice box read once: empty rolls in the app with ``rng``, else the two dice
+        typed (a ``ValueError`` says what is wrong with them)."""
+        return fight.parse_dice_source(self.dice_edit.text(), rng)
 
 
 class AddAdversariesDialog(QDialog):

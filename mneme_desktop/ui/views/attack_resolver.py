@@ -22,16 +22,16 @@ from mneme_desktop.domain.combat import (
     AttackMode,
     AttackOutcome,
     AttackSpec,
+    DiceSource,
     armor_of,
-    attack_check_from_dice,
+    attack_check,
     attack_odds,
     attack_patch,
     build_attack,
     can_act,
-    parse_dice_values,
+    parse_dice_source,
     parse_roll_groups,
     resolve_attack,
-    roll_attack,
 )
 from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, CheckResult, CoverLevel
 from mneme_desktop.ui.commands import push_patch
@@ -225,7 +225,7 @@ class AttackResolver(AttackForm):
         if self._refused(spec):
             return None
         assert spec is not None
-        self._check = roll_attack(spec, self._rng)
+        self._check = attack_check(spec, DiceSource.app(self._rng))
         self._typed = (None, None)
         return self._resolve()
 
@@ -237,8 +237,8 @@ class AttackResolver(AttackForm):
             return None
         assert spec is not None
         try:
-            dice = parse_dice_values(self.dice_edit.text(), 2 + abs(spec.net_advantage))
-            check = attack_check_from_dice(spec, dice)
+            source = parse_dice_source(self.dice_edit.text(), None, 2 + abs(spec.net_advantage))
+            check = attack_check(spec, source)
             damage_text = self.damage_edit.text().strip()
             fire_text = self.return_fire_edit.text().strip()
             typed_damage = parse_roll_groups(damage_text) if damage_text else None

@@ -17,7 +17,7 @@ from mneme_desktop.domain.attack_terms import aim_cap_text
 from mneme_desktop.domain.combat import CombatError, EncounterPatch
 from mneme_desktop.domain.roll_terms import survival_terms, terms_text
 from mneme_desktop.rules.actions import MINOR_ACTIONS_PER_ROUND, ActionOption, MovementMode
-from mneme_desktop.rules.checks import check_from_dice, roll_check, success_chance
+from mneme_desktop.rules.checks import success_chance
 from mneme_desktop.rules.healing import first_aid_difficulty
 from mneme_desktop.rules.track import damage_track
 from mneme_desktop.rules.wounds import DYING_DIFFICULTY, MASSIVE_DAMAGE_DIFFICULTY, WoundState
@@ -415,16 +415,14 @@ class CombatantPanel(CombatantPanelForm):
         combatant_id = self._id()
         modifier = self.work_dm_spin.value()
         difficulty = self.work_difficulty_spin.value()
+        rng = self._view.rng if dice_text is None else None  # typed: empty text is refused
         try:
-            if dice_text is None:
-                check = roll_check(self._view.rng, modifier, difficulty)
-            else:
-                check = check_from_dice(fight.parse_dice_values(dice_text, 2), modifier,
-                                        difficulty)
+            source = fight.parse_dice_source(dice_text or "", rng)
         except ValueError as exc:
             self._view.show_message(str(exc))
             return False
-        done = self._run(lambda c, e: fight.work_task_patch(c, e, combatant_id, check))
+        done = self._run(lambda c, e: fight.work_task_patch(c, e, combatant_id, source,
+                                                            modifier, difficulty))
         if done:
             self.work_dice_edit.clear()
         return done
@@ -455,15 +453,13 @@ class CombatantPanel(CombatantPanelForm):
 
     def survival_roll(self, dying: bool) -> bool:
         combatant_id = self._id()
-        text = self.survival_dice_edit.text().strip()
         try:
-            dice = fight.parse_dice_values(text, 2) if text else None
+            source = fight.parse_dice_source(self.survival_dice_edit.text(), self._view.rng)
         except ValueError as exc:
             self._view.show_message(str(exc))
             return False
-        rng = self._view.rng
         make = fight.dying_roll_patch if dying else fight.massive_damage_patch
-        done = self._run(lambda c, e: make(c, e, combatant_id, rng, dice))
+        done = self._run(lambda c, e: make(c, e, combatant_id, source))
         if done:
             self.survival_dice_edit.clear()
         return done

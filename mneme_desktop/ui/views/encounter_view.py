@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
 from mneme_desktop.domain import Campaign, Encounter, Side
 from mneme_desktop.domain import combat as fight
 from mneme_desktop.domain.combat import EncounterPatch
-from mneme_desktop.rules.checks import CheckResult, check_from_dice, roll_check
 from mneme_desktop.storage.atomic import atomic_write
 from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.dialogs.encounter_dialogs import (
@@ -592,16 +591,14 @@ class EncounterView(QWidget):
             leader = dialog.leader_combo.currentData()
             difficulty = int(dialog.difficulty_combo.currentData())
             modifier = dialog.dm_spin.value()
-            text = dialog.dice_edit.text().strip()
             try:
-                check: CheckResult = (
-                    check_from_dice(fight.parse_dice_values(text, 2), modifier, difficulty)
-                    if text else roll_check(self.rng, modifier, difficulty))
+                source = dialog.dice_source(self.rng)
             except ValueError as exc:
                 self.show_message(str(exc))
                 return
             units = dialog.unit_ids()
-            self.run(lambda c, e: fight.tactics_patch(c, e, leader, difficulty, check, units))
+            self.run(lambda c, e: fight.tactics_patch(c, e, leader, difficulty, source, units,
+                                                      modifier))
 
         dialog.accepted.connect(accepted)
         dialog.open()

@@ -25,11 +25,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mneme_desktop.domain import Character, Characteristic, ConditionKind
-from mneme_desktop.domain.healing.medical import MedicalRoll
+from mneme_desktop.domain import Character, ConditionKind
+from mneme_desktop.domain.healing.medical import (
+    MedicalRoll,
+    dying_modifier,
+    intensive_care_rolls,
+)
 from mneme_desktop.domain.medic_check import MedicModifier, medic_modifier
 from mneme_desktop.rules.actions import FIRST_AID_ROUNDS
-from mneme_desktop.rules.checks import UNSKILLED, roll_check, success_chance
+from mneme_desktop.rules.checks import UNSKILLED, success_chance
+from mneme_desktop.rules.dice import DiceSource
 from mneme_desktop.rules.healing import (
     INTENSIVE_CARE_DIFFICULTY,
     INTENSIVE_CARE_HEALING,
@@ -37,9 +42,8 @@ from mneme_desktop.rules.healing import (
     SURGERY_DIFFICULTY,
     SURGERY_MINUTES,
     first_aid_difficulty,
-    roll_intensive_care,
 )
-from mneme_desktop.rules.wounds import DYING_DIFFICULTY, WoundState, dying_roll_modifier, roll_dying
+from mneme_desktop.rules.wounds import DYING_DIFFICULTY, WoundState
 from mneme_desktop.ui.healing_commands import (
     record_first_aid,
     record_intensive_care,
@@ -378,17 +382,12 @@ class MedicalTab(HealingPage):
             if self._supervised():
                 self._record(patient, None, None)
                 return
-            result = roll_intensive_care(self.rng, self._event_modifier(), supervisor)
-            assert result.check is not None
-            dying = None
-            if result.dying_roll_required:
-                endurance = patient.characteristic(Characteristic.END) or 0
-                dying = MedicalRoll.from_check(
-                    roll_dying(self.rng, endurance, patient.damage).check)
-            self._record(patient, MedicalRoll.from_check(result.check), dying)
+            roll, dying = intensive_care_rolls(patient, DiceSource.app(self.rng),
+                                               self._event_modifier(), supervisor)
+            self._record(patient, roll, dying)
             return
-        check = roll_check(self.rng, self._event_modifier(), self._event_difficulty())
-        self._record(patient, MedicalRoll.from_check(check), None)
+        self._record(patient, MedicalRoll.from_source(
+            DiceSource.app(self.rng), self._event_modifier(), self._event_difficulty()), None)
 
     def _apply_entered_event(self) -> None:
         patient = self._event_patient()
@@ -399,10 +398,8 @@ class MedicalTab(HealingPage):
                                        self._event_difficulty())
             dying = None
             if self.event_kind() == MedicalEvent.INTENSIVE_CARE and not roll.success:
-                endurance = patient.characteristic(Characteristic.END) or 0
-                dying = MedicalRoll.entered(
-                    self.dying_spin.value(), dying_roll_modifier(endurance, patient.damage),
-                    DYING_DIFFICULTY)
+                dying = MedicalRoll.entered(self.dying_spin.value(), dying_modifier(patient),
+                                            DYING_DIFFICULTY)
         except ValueError as exc:
             self._error(str(exc))
             return

@@ -13,13 +13,12 @@ import random
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
-from mneme_desktop.domain.character import Characteristic
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing.medical import MedicalRoll
+from mneme_desktop.domain.healing.medical import dying_roll, intensive_care_rolls
 from mneme_desktop.domain.healing.time_stops import DueRoll, RollDue
 from mneme_desktop.rules.actions import ROUND_SECONDS
-from mneme_desktop.rules.healing import roll_intensive_care
-from mneme_desktop.rules.wounds import WoundState, roll_dying
+from mneme_desktop.rules.dice import DiceSource
+from mneme_desktop.rules.wounds import WoundState
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.healing_commands import record_dying_roll, record_intensive_care
 
@@ -96,19 +95,13 @@ class RollDuePanel(QWidget):
         if patient is None or patient.wound_state(basis) is not WoundState.DYING:
             self._said(f"{due.name} is no longer Dying: no roll needed.")
             return
-        endurance = patient.characteristic(Characteristic.END) or 0
+        source = DiceSource.app(self.rng)
         if due.kind is DueRoll.DYING:
-            check = roll_dying(self.rng, endurance, patient.damage).check
-            changes = record_dying_roll(self.document, patient.id, MedicalRoll.from_check(check))
+            changes = record_dying_roll(self.document, patient.id, dying_roll(patient, source))
         else:
             supervisor = campaign.infirmary.supervisor
-            result = roll_intensive_care(self.rng, 0,
-                                         None if supervisor is None else supervisor.level)
-            dying = None
-            if result.dying_roll_required:
-                dying = MedicalRoll.from_check(
-                    roll_dying(self.rng, endurance, patient.damage).check)
-            roll = None if result.check is None else MedicalRoll.from_check(result.check)
+            roll, dying = intensive_care_rolls(
+                patient, source, 0, None if supervisor is None else supervisor.level)
             changes = record_intensive_care(self.document, patient.id, roll, dying)
         lines = [c.description for c in changes.sheets]
         self._said("; ".join(lines))
