@@ -215,3 +215,22 @@ def test_aim_follows_the_weapon_chosen_for_the_next_attack(qtbot, running):
     show_panel(view)
     assert panel.aim_weapon_combo.currentText() == "Automatic Rifle"
     assert panel.aim_label.text().endswith("max +6 with Automatic Rifle)")
+
+
+def test_an_open_resolver_follows_the_turn_without_carrying_the_form(qtbot, running):
+    """The attack tab left open while the turn passes shows whose turn it is now, with a
+    fresh form; an attacker chosen out of turn stays."""
+    view = running
+    resolver = view.resolver
+    press(qtbot, view, Qt.Key.Key_A)  # Mara's turn
+    assert resolver.attacker_combo.currentText() == "Mara Vey"
+    tick_targets(qtbot, view, ["Raider 1"])
+    pick(qtbot, resolver.cover_combo, "Full")
+    press(qtbot, view, Qt.Key.Key_N)  # Ilse's turn, the tab still open
+    qtbot.waitUntil(lambda: resolver.attacker_combo.currentText() == "Ilse Brandt")
+    assert ticked_names(view) == []
+    assert resolver.cover_combo.currentText() == "As on the targets' rows"
+    pick(qtbot, resolver.attacker_combo, "Raider 2")  # out of turn, by choice
+    press(qtbot, view, Qt.Key.Key_N)  # Tomas's turn
+    qtbot.wait(50)
+    assert resolver.attacker_combo.currentText() == "Raider 2"

@@ -78,6 +78,8 @@ class AttackResolver(AttackForm):
         self._candidates: dict[str, tuple[object, Side, tuple[str, str, Side, str]]] = {}
         self._next_weapons: dict[str, int] = {}
         self._form_attacker: str | None = None
+        self._turn_of: str | None = None
+        """Whose turn it was at the last refresh: a form following the turn moves with it."""
         """Whose situation the form was last filled from (None: nobody yet)."""
         self._pristine = True
         """No choice made since the form was filled: it may be filled afresh."""
@@ -149,6 +151,7 @@ class AttackResolver(AttackForm):
         self._encounter_id = encounter_id
         self._attackers, self._weapons, self._covers = [], [], []
         self._form_attacker = None
+        self._turn_of = None
         self.discard()
         self._refresh_lists()
 
@@ -326,6 +329,7 @@ class AttackResolver(AttackForm):
                     max(0, self.attacker_combo.findData(chosen)))
             finally:
                 self._updating = False
+        self._follow_the_turn(encounter)
         weapons_changed = self._sync_attacker()
         if self.attacker_combo.currentData() != self._form_attacker or (
                 self._pristine and self._check is None):
@@ -334,6 +338,24 @@ class AttackResolver(AttackForm):
             self._weapon_changed()
         else:
             self._inputs_changed()
+
+    def _follow_the_turn(self, encounter: Encounter | None) -> None:
+        """When the turn passes, a form showing the last turn's attacker (nothing rolled yet)
+        moves to whose turn it is now: the next attacker never inherits the last one's form.
+        An attacker the referee chose out of turn stays."""
+        current = encounter.current_combatant if encounter is not None else None
+        now = current.id if current is not None else None
+        if now == self._turn_of:
+            return
+        following = self.attacker_combo.currentData() in (self._turn_of, None)
+        self._turn_of = now
+        index = self.attacker_combo.findData(now) if now is not None else -1
+        if following and index >= 0 and self._check is None:
+            self._updating = True
+            try:
+                self.attacker_combo.setCurrentIndex(index)
+            finally:
+                self._updating = False
 
     def _attacker_changed(self) -> None:
         if self._updating:
