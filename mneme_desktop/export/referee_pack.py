@@ -14,6 +14,7 @@ from mneme_desktop.domain import (
     Encounter,
     Side,
 )
+from mneme_desktop.domain.combat.status import combatant_status
 from mneme_desktop.export.armor_reference import CARD_ARMOR_NOTE, COMMON_ARMOR, ArmorReference
 from mneme_desktop.export.character_sheet import (
     KIND_LABELS,
@@ -208,8 +209,8 @@ def _roster_rows(
         armor = "\n".join(f"{a.name}\u00a0{a.scale.prefix}{a.rating}"
                           for a in character.worn_armor) or "—"
         notes = _setup_notes(campaign, encounter, combatant)
-        if options.show_damage:
-            notes += [condition.label for condition in character.conditions]
+        if options.show_damage:  # as the turn order shows them: dying, unconscious, timers
+            notes += list(combatant_status(campaign, encounter, combatant, character).conditions)
         initiative = "" if combatant.initiative is None else str(combatant.initiative)
         rows.append(
             (

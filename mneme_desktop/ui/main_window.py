@@ -284,6 +284,7 @@ class MainWindow(QMainWindow):
         self._pending_open = None
         document.modified_changed.connect(self._update_title)
         document.path_changed.connect(self._update_title)
+        document.time_changed.connect(self._update_title)  # the status bar's clock follows
         document.structure_changed.connect(self._refresh_selection)
         actions = self.main_actions
         document.undo_stack.canUndoChanged.connect(actions.undo_action.setEnabled)

@@ -307,3 +307,22 @@ def test_document_layer_imports_no_qt() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_roster_conditions_name_dying_unconscious_and_bleeding(campaign: Campaign) -> None:
+    """The printed roster says what the turn order says: a dying combatant is unconscious
+    and dying, and bleeding shows with its timer (stored conditions alone missed both)."""
+    from mneme_desktop.domain import Condition, ConditionKind
+
+    ford = campaign.encounters[0]
+    first = ford.initiative_order()[0]
+    sheet = campaign.combatant_character(first)
+    sheet.damage = sheet.hit_points + 1
+    sheet.conditions.append(Condition(kind=ConditionKind.BLEEDING, detail="arm",
+                                      started_at=campaign.game_time))
+    roster = build_document(campaign, ExportTarget.referee_pack(ford.id), CURRENT).parts[0]
+    assert isinstance(roster, Sheet)
+    table = next(b for b in roster.blocks if isinstance(b, Table) and b.title == "Initiative order")
+    notes = str(table.rows[0][7])
+    assert "Unconscious (dying)" in notes
+    assert "Bleeding" in notes and "-1 in" in notes

@@ -123,3 +123,12 @@ def test_the_dying_roll_shows_its_odds_before_the_roll(qtbot, running) -> None:
     type_text(qtbot, view.panel.survival_dice_edit, "6 6")
     click(qtbot, view.panel.dying_button)
     assert [e.action for e in view.encounter().log].count("Dying roll") == 1
+
+
+def test_a_result_message_goes_when_its_step_is_undone(qtbot, running) -> None:
+    view = running
+    _, raider = sheet(view, "Raider 1")
+    view.run(lambda c, e: fight.set_damage_patch(c, e, raider.id, 5))
+    view.show_message("Applied: Mara Vey hits Raider 1")
+    view.document.undo_stack.undo()
+    assert view.message_label.message() == ""

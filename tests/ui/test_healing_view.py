@@ -486,3 +486,15 @@ def test_a_refused_edit_on_the_infirmary_tab_is_said_under_the_tabs(qtbot, view)
     editor.lineEdit().selectAll()
     qtbot.keyClicks(editor, "99")
     assert "runs from" in view.status_label.message()
+
+
+def test_the_planner_result_goes_when_its_step_is_undone(qtbot, view) -> None:
+    view.status_label.show_message("Advanced 3 days: Ann healed 3")
+    from mneme_desktop.domain.edits import Patch, SetClock
+    from mneme_desktop.ui.commands import push_patch
+
+    before = view.document.campaign.game_time
+    push_patch(view.document, Patch("Advance", (SetClock(before, before.advance(days=1)),)))
+    view.status_label.show_message("Advanced 1 day")
+    view.document.undo_stack.undo()
+    assert view.status_label.message() == ""

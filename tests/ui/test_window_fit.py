@@ -107,3 +107,19 @@ def test_the_first_window_fits_an_800_high_screen(tmp_path) -> None:
     assert area_height == 800
     assert height < 800
     assert frame_bottom < area_height
+
+
+def test_the_status_bar_clock_follows_the_campaign_clock(qtbot, window) -> None:
+    from mneme_desktop.domain.edits import Patch, SetClock
+    from mneme_desktop.ui.commands import push_patch
+
+    campaign = window.document.campaign
+    before = campaign.game_time
+    later = before.advance(hours=3)
+    push_patch(window.document, Patch("Advance", (SetClock(before, later),)))
+    assert window.status_label.text() == later.label
+    latest = later.advance(hours=2)  # the campaign is already modified: only the clock moves
+    push_patch(window.document, Patch("Advance", (SetClock(later, latest),)))
+    assert window.status_label.text() == latest.label
+    window.document.undo_stack.undo()
+    assert window.status_label.text() == later.label

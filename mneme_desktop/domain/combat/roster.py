@@ -46,7 +46,8 @@ def add_characters_patch(
         names.append(character.name)
     if not names:
         raise CombatError("choose at least one character to add")
-    builder.log(actor="Referee", action="Join", text=f"{_join(names)} join as {side.label}")
+    builder.log(actor="Referee", action="Join", target=_join(names),
+                text=f"{_join(names)} join as {side.label}")
     return builder.build(f"Add {_join(names)}")
 
 
@@ -72,7 +73,8 @@ def add_adversaries_patch(
         )
         names.append(instance.name)
     shown = names[0] if count == 1 else f"{names[0]}..{names[-1]}"
-    builder.log(actor="Referee", action="Join", text=f"{shown} join as {side.label}")
+    builder.log(actor="Referee", action="Join", target=shown,
+                text=f"{shown} join as {side.label}")
     return builder.build(f"Add {shown}")
 
 

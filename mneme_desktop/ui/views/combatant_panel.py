@@ -262,7 +262,9 @@ class CombatantPanel(CombatantPanelForm):
                                     "round's roll shortens or lengthens it.")
             return
         target = encounter.find_combatant(task.target_id) if task.target_id else None
-        on = f" on {campaign.combatant_character(target).name}" if target else ""
+        name = campaign.combatant_character(target).name if target else ""
+        # "First Aid on Ilse" already names its patient: no "First Aid on Ilse on Ilse".
+        on = f" on {name}" if name and not task.description.endswith(f" on {name}") else ""
         self.task_label.setText(f"{task.description}{on}: {task.remaining_rounds} of "
                                 f"{task.total_rounds} rounds left ({task.rounds_taken} worked)")
         self.task_progress.setRange(0, task.total_rounds)

@@ -53,7 +53,7 @@ from mneme_desktop.ui.views.attack_resolver import AttackResolver
 from mneme_desktop.ui.views.combatant_panel import CombatantPanel
 from mneme_desktop.ui.views.turn_order_delegate import TurnOrderDelegate
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
-from mneme_desktop.ui.widgets.status_line import StatusLine
+from mneme_desktop.ui.widgets.status_line import StatusLine, clear_on_undo
 
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
@@ -88,6 +88,7 @@ class EncounterView(QWidget):
         self.log_model = EncounterLogModel(document, self)
         self._build()
         document.encounter_changed.connect(self._encounter_changed)
+        clear_on_undo(self.message_label, document.undo_stack)
         self._panel_refresh = QTimer(self)
         self._panel_refresh.setSingleShot(True)
         self._panel_refresh.setInterval(0)

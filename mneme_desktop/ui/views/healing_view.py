@@ -44,6 +44,7 @@ from mneme_desktop.ui.views.healing_medical import MedicalTab
 from mneme_desktop.ui.views.healing_page import NOTE_STYLE, table_view
 from mneme_desktop.ui.views.healing_planner import PlannerTab
 from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
+from mneme_desktop.ui.widgets.status_line import clear_on_undo
 
 __all__ = ["HealingView"]
 
@@ -134,6 +135,7 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
         document.time_changed.connect(self._document_changed)
         document.rules_changed.connect(self._document_changed)
         document.undo_stack.indexChanged.connect(self._refresh_infirmary)
+        clear_on_undo(self.status_label, document.undo_stack)
         self._select_injured()
         self._refresh_all()
 

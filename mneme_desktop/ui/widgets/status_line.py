@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QResizeEvent, QUndoStack
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 from mneme_desktop.ui.widgets.plain_text import TOOLTIP_LIMIT, clip
@@ -30,6 +31,7 @@ class StatusLine(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._message = ""
+        self._undo_stack: QUndoStack | None = None
 
     def message(self) -> str:
         """The whole message (the label may show it elided)."""
@@ -51,6 +53,16 @@ class StatusLine(QLabel):
     def clear_message(self) -> None:
         self.show_message("")
 
+    def follow_undo(self, stack: QUndoStack) -> None:
+        """Clear the message whenever ``stack`` steps back below its top (an undo)."""
+        self._undo_stack = stack
+        stack.indexChanged.connect(self._undo_moved)
+
+    def _undo_moved(self, index: int) -> None:
+        stack = self._undo_stack
+        if stack is not None and shiboken6.isValid(stack) and index < stack.count():
+            self.clear_message()
+
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._elide()
@@ -66,3 +78,9 @@ def _plain_tooltip(text: str) -> str:
     (:mod:`mneme_desktop.ui.widgets.plain_text`) shows every tooltip as plain text, so an
     escaped message would show its entities and tags literally."""
     return clip(text, TOOLTIP_LIMIT)
+
+
+def clear_on_undo(line: StatusLine, stack: QUndoStack) -> None:
+    """Take ``line``'s message away when a step is undone: it spoke of a state the campaign
+    is no longer in ("Applied: Mara hits Raider 1" after Ctrl+Z)."""
+    line.follow_undo(stack)
