@@ -8,7 +8,7 @@ window's :meth:`MainWindow.ask` and :meth:`MainWindow.tell`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from mneme_desktop.domain import AdversaryTemplate, Character, CharacterKind, Encounter
     from mneme_desktop.export.document import ExportTarget
     from mneme_desktop.ui.campaign_items import CampaignItems
+    from mneme_desktop.ui.dialogs.export_dialog import ChooseFile, RunDialog
     from mneme_desktop.ui.dialogs.settings_dialog import SettingsDialog
     from mneme_desktop.ui.document import CampaignDocument
     from mneme_desktop.ui.models.navigator_model import NavigatorModel
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         self._system_palette = QPalette(app.palette()) if isinstance(app, QApplication) else None
         self._dialog_answers: list[QMessageBox.StandardButton] = []
+        self._last_export_folder: Path | None = None
         self._fitted_to_screen = False
 
         self._build_central()
@@ -178,13 +180,19 @@ class MainWindow(QMainWindow):
         self._dialog_answers.append(answer)
 
     def ask(self, title: str, text: str, buttons: QMessageBox.StandardButton,
-            default: QMessageBox.StandardButton) -> QMessageBox.StandardButton:
+            default: QMessageBox.StandardButton, *,
+            labels: Mapping[QMessageBox.StandardButton, str] | None = None,
+            ) -> QMessageBox.StandardButton:
         if self._dialog_answers:
             return self._dialog_answers.pop(0)
         if self.context.smoke_test:
             return default
         box = message_box(QMessageBox.Icon.Question, title, text, buttons, self)
         box.setDefaultButton(default)
+        for which, label in (labels or {}).items():
+            button = box.button(which)
+            if button is not None:
+                button.setText(label)
         return QMessageBox.StandardButton(box.exec())
 
     def tell(self, title: str, text: str, *, error: bool = True) -> None:
@@ -509,12 +517,22 @@ class MainWindow(QMainWindow):
             return ExportTarget.player_characters()
         return self._items.export_target(self.selected_node(), scope)
 
-    def export_dialog(self, scope: str = "selection") -> None:
+    def export_dialog(self, scope: str = "selection", *, run: RunDialog | None = None,
+                      choose: ChooseFile | None = None) -> None:
+        """Export what ``scope`` names; the folder it went to is offered next time this
+        session (``run`` and ``choose`` answer the dialogs in tests)."""
         if self.document is None:
             return
         from mneme_desktop.ui.dialogs.export_dialog import export_with_dialog
 
-        export_with_dialog(self, self.document, self.context.settings, self.export_target(scope))
+        paths = self.context.paths
+        written = export_with_dialog(self, self.document, self.context.settings,
+                                     self.export_target(scope), run=run, choose=choose,
+                                     last_folder=self._last_export_folder,
+                                     app_folders=(paths.data_dir, paths.config_dir,
+                                                  paths.cache_dir))
+        if written is not None:
+            self._last_export_folder = written.parent
 
     def print_dialog(self, scope: str = "selection") -> None:
         if self.document is None:

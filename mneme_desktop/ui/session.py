@@ -12,7 +12,7 @@ Imported once the window has painted: it needs pydantic, storage and the documen
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Protocol
 
@@ -28,11 +28,13 @@ from mneme_desktop.storage import (
     CampaignLock,
     CampaignSaveError,
     FileChangedError,
+    LoadedCampaign,
     LockedError,
     ReadOnlyFileError,
     load_campaign_file,
     save_campaign,
 )
+from mneme_desktop.storage.recovery import changes_between
 from mneme_desktop.ui.document import CampaignDocument
 
 log = logging.getLogger(__name__)
@@ -40,8 +42,16 @@ log = logging.getLogger(__name__)
 Button = QMessageBox.StandardButton
 SAMPLE_NAME = "Sample Campaign.mneme"
 
-Ask = Callable[[str, str, Button, Button], Button]
-"""``ask(title, text, buttons, default)``: the referee's answer to a question."""
+
+class Ask(Protocol):
+    """``ask(title, text, buttons, default)``: the referee's answer to a question.
+
+    ``labels`` renames buttons whose standard text would mislead ("Reload", not "Reset").
+    """
+
+    def __call__(self, title: str, text: str, buttons: Button, default: Button, *,
+                 labels: Mapping[Button, str] | None = None) -> Button: ...
+
 
 ChooseSavePath = Callable[[Path], Path | None]
 """``choose(suggested)``: where to save a copy, or None if the referee cancelled."""
@@ -252,11 +262,7 @@ class CampaignSession(QObject):
                                      expected_hash=expected_hash,
                                      overwrite_read_only=overwrite_read_only)
         except FileChangedError as exc:
-            answer = self._ask("File changed on disk", f"{exc}\n\nOverwrite it anyway?",
-                               Button.Save | Button.Cancel, Button.Cancel)
-            if answer != Button.Save:
-                return False
-            return self.save_to(path, expected_hash=None, overwrite_read_only=overwrite_read_only)
+            return self._changed_on_disk(document, path, exc, overwrite_read_only)
         except ReadOnlyFileError:
             answer = self._ask("File is read-only",
                                f"“{path.name}” is read-only. Save anyway?\n\n"
@@ -285,6 +291,35 @@ class CampaignSession(QObject):
         self.context.save_settings()
         self.status.emit(f"Saved {path}", 5000)
         return True
+
+    def _changed_on_disk(self, document: CampaignDocument, path: Path, exc: FileChangedError,
+                         overwrite_read_only: bool) -> bool:
+        """Overwrite, reload or cancel, told what the outside version changed, so the
+        referee can choose which work to keep; Reload drops the unsaved changes."""
+        buttons = Button.Save | Button.Cancel
+        outside: LoadedCampaign | None = None
+        try:
+            outside = load_campaign_file(path)
+        except CampaignLoadError as load_error:
+            summary = f"The file on disk cannot be read, so it cannot be reloaded: {load_error}"
+        else:
+            buttons |= Button.Reset
+            summary = ("The file on disk, compared with your version, has: "
+                       f"{changes_between(document.campaign, outside.campaign)}.\n\n"
+                       "Reload opens the file as it is on disk; your unsaved changes are "
+                       "dropped.")
+        answer = self._ask("File changed on disk",
+                           f"{exc}\n\n{summary}\n\nOverwrite replaces the file with your "
+                           "version.", buttons, Button.Cancel,
+                           labels={Button.Save: "Overwrite", Button.Reset: "Reload"})
+        if answer == Button.Save:
+            return self.save_to(path, expected_hash=None,
+                                overwrite_read_only=overwrite_read_only)
+        if answer == Button.Reset and outside is not None:
+            self.autosaves.discard(source=path)
+            self._show(CampaignDocument(outside.campaign, path, outside.content_hash))
+            self.status.emit(f"Reloaded {path} from disk", 5000)
+        return False
 
     def autosave_now(self) -> bool:
         """Write unsaved work to the autosave folder (never over the campaign file)."""

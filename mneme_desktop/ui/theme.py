@@ -7,16 +7,29 @@ themes (``tests/ui/test_contrast.py``); that arithmetic lives in
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (
+    QApplication,
+    QProxyStyle,
+    QStyle,
+    QStyleFactory,
+    QStyleOption,
+    QWidget,
+)
 
 from mneme_desktop.settings import Theme
 
 __all__ = [
+    "INDICATOR_BORDER_ROLE",
+    "DarkIndicatorStyle",
     "apply_theme",
     "dark_palette",
     "light_palette",
 ]
+
+INDICATOR_BORDER_ROLE = QPalette.ColorRole.Mid
+"""The role a check box's border is drawn in under the dark theme (3:1 on Base)."""
 
 def _set_all(palette: QPalette, colors: dict[QPalette.ColorRole, str]) -> QPalette:
     for color_role, value in colors.items():
@@ -36,7 +49,9 @@ def dark_palette() -> QPalette:
         # reach 4.5:1 on Window and Button (it was #8a8d93, 4.15:1 on Window). BrightText
         # is the warning red: #ff6b6b was 4.4:1 on Button.
         role.HighlightedText: "#ffffff", role.PlaceholderText: "#a2a5ab",
-        role.Mid: "#4a4d52", role.Dark: "#18191b", role.Light: "#4f5257",
+        # Mid borders the check boxes (DarkIndicatorStyle): 3:1 on Base and AlternateBase,
+        # or an unchecked Care box in a table is all but invisible (#4a4d52 was 1.9:1).
+        role.Mid: "#7a7e85", role.Dark: "#18191b", role.Light: "#4f5257",
         role.Midlight: "#44474c", role.Shadow: "#000000",
     })
     for color_role in (role.WindowText, role.Text, role.ButtonText):
@@ -56,11 +71,36 @@ def light_palette() -> QPalette:
     })
 
 
+class DarkIndicatorStyle(QProxyStyle):
+    """Fusion, with check boxes bordered in :data:`INDICATOR_BORDER_ROLE`: Fusion borders
+    them in the Window colour darkened, which on a dark Base is no border at all."""
+
+    def __init__(self) -> None:
+        super().__init__(QStyleFactory.create("Fusion"))
+
+    def drawPrimitive(self, element: QStyle.PrimitiveElement, option: QStyleOption,
+                      painter: QPainter, widget: QWidget | None = None) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        if element is not QStyle.PrimitiveElement.PE_IndicatorCheckBox:
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setBrush(QColor(0, 0, 0, 0))
+        painter.setPen(QPen(option.palette.color(INDICATOR_BORDER_ROLE), 1))  # type: ignore[attr-defined]
+        rect = QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5)  # type: ignore[attr-defined]
+        painter.drawRect(rect)
+        painter.restore()
+
+
 def apply_theme(app: QApplication, theme: Theme, system_palette: QPalette | None = None) -> None:
     """Apply ``theme``; ``system_palette`` is what the platform gave us at start-up."""
     if theme is Theme.SYSTEM:
         if system_palette is not None:
             app.setPalette(system_palette)
         return
-    app.setStyle("Fusion")
-    app.setPalette(dark_palette() if theme is Theme.DARK else light_palette())
+    if theme is Theme.DARK:
+        app.setStyle(DarkIndicatorStyle())
+        app.setPalette(dark_palette())
+    else:
+        app.setStyle("Fusion")
+        app.setPalette(light_palette())

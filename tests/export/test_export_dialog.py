@@ -7,14 +7,16 @@ import os
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewWidget
-from PySide6.QtWidgets import QDialog, QMainWindow, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMainWindow, QWidget
 
 from mneme_desktop.domain import Campaign, CharacterKind
 from mneme_desktop.export import ExportFormat, ExportTarget
 from mneme_desktop.settings import PageSize, Settings
 from mneme_desktop.ui.dialogs import export_dialog
 from mneme_desktop.ui.dialogs.export_dialog import (
+    ExportDialog,
     export_with_dialog,
     make_print_preview,
     print_with_preview,
@@ -31,6 +33,24 @@ class _Reports:
 
     def __call__(self, parent: QWidget | None, ok: bool, message: str) -> None:
         self.calls.append((ok, message))
+
+
+def _accept(dialog: QDialog) -> int:
+    """The referee presses Export… without changing anything."""
+    return int(QDialog.DialogCode.Accepted)
+
+
+def _export(*args: object, **kwargs: object) -> Path | None:
+    return export_with_dialog(*args, run=_accept, **kwargs)  # type: ignore[arg-type]
+
+
+def _press_export(qtbot: object, dialog: QDialog) -> int:
+    buttons = dialog.findChild(QDialogButtonBox)
+    assert buttons is not None
+    button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+    assert button.text() == "Export…"
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    return dialog.result()
 
 
 @pytest.fixture
@@ -50,7 +70,7 @@ def test_export_writes_the_chosen_file(document: CampaignDocument, tmp_path: Pat
         asked.append(suggested)
         return target, ExportFormat.PDF
 
-    written = export_with_dialog(None, document, Settings(page_size=PageSize.LETTER),
+    written = _export(None, document, Settings(page_size=PageSize.LETTER),
                                  ExportTarget.player_characters(), choose=choose,
                                  report=reports)
     assert written == target
@@ -63,16 +83,73 @@ def test_current_damage_setting_reaches_the_sheet(document: CampaignDocument,
                                                   tmp_path: Path) -> None:
     ilse = next(c for c in document.campaign.characters if c.name == "Ilse Brandt")
     target = tmp_path / "ilse.pdf"
-    export_with_dialog(None, document, Settings(print_current_damage=True),
+    _export(None, document, Settings(print_current_damage=True),
                        ExportTarget.character(ilse.id),
                        choose=lambda parent, suggested: (target, ExportFormat.PDF),
                        report=_Reports())
     assert "Crippled(leftarm)" in squash(pdf_text(target))
 
 
+def test_the_dialog_offers_paper_and_damage_for_this_export_only(
+        qtbot: object, document: CampaignDocument, tmp_path: Path) -> None:
+    settings = Settings(page_size=PageSize.A4, print_current_damage=False)
+    ilse = next(c for c in document.campaign.characters if c.name == "Ilse Brandt")
+    target = tmp_path / "ilse.pdf"
+    seen: dict[str, object] = {}
+
+    def run(dialog: QDialog) -> int:
+        assert isinstance(dialog, ExportDialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)  # type: ignore[attr-defined]
+        seen["defaults"] = (dialog.page_combo.currentText(), dialog.blank_radio.isChecked())
+        dialog.page_combo.setCurrentIndex(dialog.page_combo.findText("Letter"))
+        qtbot.mouseClick(dialog.damage_radio, Qt.MouseButton.LeftButton)  # type: ignore
+        return _press_export(qtbot, dialog)
+
+    def choose(parent: QWidget | None, suggested: Path) -> tuple[Path, ExportFormat]:
+        seen["suggested"] = suggested
+        return target, ExportFormat.PDF
+
+    assert export_with_dialog(None, document, settings, ExportTarget.character(ilse.id),
+                              run=run, choose=choose, report=_Reports()) == target
+    assert seen["defaults"] == ("A4", True)
+    assert seen["suggested"] == tmp_path / "The-Ashfall-Marches-Ilse-Brandt.pdf"
+    assert pdf_info(target)["Page size"].startswith("612 x 792")  # Letter, as chosen
+    assert "Crippled(leftarm)" in squash(pdf_text(target))  # current damage, as chosen
+    assert settings.page_size is PageSize.A4 and not settings.print_current_damage
+
+
+def test_json_has_no_paper_to_choose(qtbot: object, document: CampaignDocument,
+                                     tmp_path: Path) -> None:
+    suggested: list[Path] = []
+
+    def run(dialog: QDialog) -> int:
+        assert isinstance(dialog, ExportDialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)  # type: ignore[attr-defined]
+        assert dialog.page_combo.isEnabled() and dialog.damage_radio.isEnabled()
+        dialog.format_combo.setCurrentIndex(dialog.format_combo.findText("JSON data"))
+        assert not dialog.page_combo.isEnabled() and not dialog.damage_radio.isEnabled()
+        return _press_export(qtbot, dialog)
+
+    export_with_dialog(None, document, Settings(), ExportTarget.player_characters(), run=run,
+                       choose=lambda parent, path: suggested.append(path),  # type: ignore
+                       report=_Reports())
+    assert [path.suffix for path in suggested] == [".json"]
+
+
+def test_cancelling_the_dialog_asks_for_no_file(document: CampaignDocument) -> None:
+    asked: list[Path] = []
+    assert export_with_dialog(None, document, Settings(), ExportTarget.player_characters(),
+                              run=lambda dialog: int(QDialog.DialogCode.Rejected),
+                              choose=lambda parent, path: asked.append(path),  # type: ignore
+                              report=_Reports()) is None
+    assert asked == []
+
+
 def test_cancel_does_nothing(document: CampaignDocument) -> None:
     reports = _Reports()
-    assert export_with_dialog(None, document, Settings(), ExportTarget.player_characters(),
+    assert _export(None, document, Settings(), ExportTarget.player_characters(),
                               choose=lambda parent, suggested: None, report=reports) is None
     assert reports.calls == []
 
@@ -81,7 +158,7 @@ def test_missing_folder_is_reported_not_raised(document: CampaignDocument,
                                                tmp_path: Path) -> None:
     reports = _Reports()
     target = tmp_path / "unplugged" / "sheets.html"
-    result = export_with_dialog(None, document, Settings(), ExportTarget.player_characters(),
+    result = _export(None, document, Settings(), ExportTarget.player_characters(),
                                 choose=lambda parent, suggested: (target, ExportFormat.HTML),
                                 report=reports)
     assert result is None
@@ -98,7 +175,7 @@ def test_full_disk_is_reported_and_leaves_nothing(document: CampaignDocument, tm
     folder = tmp_path / "exports"
     folder.mkdir()
     reports = _Reports()
-    result = export_with_dialog(
+    result = _export(
         None, document, Settings(), ExportTarget.player_characters(),
         choose=lambda parent, suggested: (folder / "sheets.pdf", ExportFormat.PDF),
         report=reports,
@@ -115,7 +192,7 @@ def test_unexpected_failure_is_a_message(document: CampaignDocument, tmp_path: P
 
     monkeypatch.setattr(export_dialog, "write_export", broken)
     reports = _Reports()
-    export_with_dialog(None, document, Settings(), ExportTarget.player_characters(),
+    _export(None, document, Settings(), ExportTarget.player_characters(),
                        choose=lambda parent, suggested: (tmp_path / "x.pdf", ExportFormat.PDF),
                        report=reports)
     assert reports.calls[0][0] is False
@@ -125,7 +202,7 @@ def test_unexpected_failure_is_a_message(document: CampaignDocument, tmp_path: P
 def test_nothing_to_export_is_reported(document: CampaignDocument) -> None:
     reports = _Reports()
     asked: list[Path] = []
-    export_with_dialog(None, document, Settings(), ExportTarget.character("gone"),
+    _export(None, document, Settings(), ExportTarget.character("gone"),
                        choose=lambda parent, suggested: asked.append(suggested),  # type: ignore
                        report=reports)
     assert asked == []

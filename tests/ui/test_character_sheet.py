@@ -609,3 +609,22 @@ def test_an_out_of_range_keystroke_is_explained(
     qtbot.keyClick(spin, Qt.Key.Key_Return)
     assert current(document, character_id).characteristics.strength == 9
     assert document.undo_stack.count() == count + 1
+
+
+def test_the_weapon_range_editor_opens_as_wide_as_it_needs(qtbot, view: CharacterSheetView
+                                                          ) -> None:
+    """The Range column is sized to its text ("Close"); its combo box needs more than that
+    for the arrow and the longest range, and opens over the next cells rather than clipped."""
+    from PySide6.QtWidgets import QComboBox
+
+    table = view.weapons_view
+    column = [view.weapons_model.headerData(c, Qt.Orientation.Horizontal)
+              for c in range(view.weapons_model.columnCount())].index("Range")
+    index = table.model().index(0, column)
+    table.setCurrentIndex(index)
+    table.edit(index)
+    editor = table.viewport().findChild(QComboBox)
+    assert editor is not None and editor.isVisible()
+    assert editor.geometry().width() >= editor.sizeHint().width()
+    assert table.viewport().rect().contains(editor.geometry())
+    assert editor.geometry().width() > table.columnWidth(column)  # it was clipped to the cell

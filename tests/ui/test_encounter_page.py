@@ -67,3 +67,30 @@ def test_a_new_empty_encounter_shows_an_empty_panel_and_the_right_hint(qtbot, wi
     for widget in (panel.hp_bar, panel.side_combo, panel.aim_target_combo):
         assert not widget.isVisibleTo(panel), widget.objectName()
     assert "Add characters" in view.turn_label.text()
+
+
+def test_names_take_the_room_of_a_wide_screen(qtbot, window) -> None:
+    """At 1920 pixels the Combatant column takes the spare width (an empty Task column
+    stretched to the edge took it); Task and Conditions are as wide as their contents, never
+    narrower than their headers."""
+    from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
+
+    view = _open_running_encounter(window, qtbot)
+    window.resize(1920, 1080)
+    qtbot.waitUntil(lambda: window.width() == 1920)
+    qtbot.wait(20)
+    table = view.turn_view
+    header = table.horizontalHeader()
+    model = table.model()
+    assert not any(model.index(r, TurnOrderModel.COL_TASK).data()
+                   for r in range(model.rowCount()))  # no one has a task in the sample
+    widths = [header.sectionSize(c) for c in range(header.count())]
+    assert max(widths) == widths[TurnOrderModel.COL_NAME]
+    for column in (TurnOrderModel.COL_TASK, TurnOrderModel.COL_CONDITIONS):
+        text = model.headerData(column, Qt.Orientation.Horizontal)
+        assert header.fontMetrics().horizontalAdvance(text) < widths[column]
+        assert widths[column] <= max(header.sectionSizeHint(column),
+                                     table.sizeHintForColumn(column))
+    names = max(table.sizeHintForColumn(TurnOrderModel.COL_NAME), 0)
+    assert widths[TurnOrderModel.COL_NAME] >= names
+    assert header.length() <= table.viewport().width()  # no sideways scrolling

@@ -132,3 +132,33 @@ def test_empty_chart_says_what_to_do(chart: ProjectionChart) -> None:
     assert chart.accessibleDescription() == "Check someone."
     assert chart.series == ()
     QApplication.processEvents()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (900, 420), (640, 200), (600, 170)])
+def test_labels_on_the_plot_never_overlap(chart: ProjectionChart,
+                                          size: tuple[int, int]) -> None:
+    """HP 27 sat on "B: … healed day 10" top right, and zone names on the HP label."""
+    character = ann(14, (9, 9, 9))
+    light = project_plan(character, HealingPlan((PlanSegment(Activity.LIGHT, False, 30),),
+                                                "Light"))
+    rest = project_plan(character, HealingPlan((PlanSegment(Activity.FULL_REST, True, 30),),
+                                               "Full rest with care"))
+    track = damage_track(character.damage, character.hit_points,
+                         character.wound_thresholds())
+    chart.resize(*size)
+    chart.set_chart(track, [
+        ChartSeries.from_projection(light, "A: Light", PLAN_COLORS[0]),
+        ChartSeries.from_projection(rest, "B: Full rest with care", PLAN_COLORS[1], dashed=True),
+    ], "Ann")
+    labels = chart.label_layout()
+    plot = chart.plot_rect()
+    for index, label in enumerate(labels):
+        assert plot.contains(label.rect), label.text
+        for other in labels[index + 1:]:
+            assert not label.rect.intersects(other.rect), (label.text, other.text)
+    texts = {label.text for label in labels}
+    assert "HP 27" in texts
+    assert {"A: Light: healed day 34", "B: Full rest with care: healed day 10"} <= texts
+    if size[1] >= 400:
+        assert "Critically Wounded 18–27" in texts
+    render(chart)  # paints what was laid out

@@ -61,6 +61,30 @@ def test_first_run_opens_a_copy_of_the_sample(qtbot, context):
     assert context.settings.last_campaign == str(win.document.path.resolve())
 
 
+def test_export_opens_in_documents_not_the_samples_folder_then_where_it_went(
+        qtbot, context, tmp_path):
+    from PySide6.QtCore import QStandardPaths
+
+    from mneme_desktop.export.exporter import ExportFormat
+
+    win = MainWindow(context)
+    qtbot.addWidget(win)
+    assert win.open_initial(None)  # the sample's copy lives in the app's data folder
+    exports = tmp_path / "exports"
+    exports.mkdir()
+    asked = []
+
+    def choose(_parent, suggested):
+        asked.append(suggested.parent)
+        return exports / f"sheets{len(asked)}.html", ExportFormat.HTML
+
+    win.export_dialog("players", run=lambda _dialog: 1, choose=choose)
+    win.export_dialog("players", run=lambda _dialog: 1, choose=choose)
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    assert asked == [Path(documents), exports]
+    assert (exports / "sheets2.html").is_file()
+
+
 def test_later_run_reopens_the_last_campaign(qtbot, context, campaign_file):
     context.settings.add_recent(campaign_file)
     win = MainWindow(context)
@@ -263,6 +287,7 @@ def test_export_follows_the_selection(qtbot, window, tmp_path):
     out = tmp_path / "sheet.pdf"
     reports: list[tuple[bool, str]] = []
     written = export_with_dialog(window, window.document, window.context.settings, target,
+                                 run=lambda _dialog: 1,
                                  choose=lambda _parent, _suggested: (out, ExportFormat.PDF),
                                  report=lambda _p, ok, text: reports.append((ok, text)))
     assert written == out and out.read_bytes()[:5] == b"%PDF-"

@@ -3,6 +3,7 @@ these tests script the referee's answers and read back what was asked."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -29,11 +30,16 @@ class Referee:
         self.answers = list(answers)
         self.asked: list[tuple[str, str]] = []
         self.told: list[tuple[str, str]] = []
+        self.offered: list[set[str]] = []
         self.save_as: Path | None = None
 
     def ask(self, title: str, text: str, buttons: QMessageBox.StandardButton,
-            default: QMessageBox.StandardButton) -> QMessageBox.StandardButton:
+            default: QMessageBox.StandardButton, *,
+            labels: Mapping[QMessageBox.StandardButton, str] | None = None,
+            ) -> QMessageBox.StandardButton:
         self.asked.append((title, text))
+        self.offered.append({labels.get(b, b.name) if labels else b.name
+                             for b in Button if b != Button.NoButton and buttons & b})
         assert self.answers, f"asked {title!r} with no answer scripted"
         return self.answers.pop(0)
 
@@ -123,6 +129,44 @@ def test_saving_over_an_outside_change_asks(
     assert session.save()
     assert load_campaign(campaign_file).name == "Mine"
     assert len(referee.asked) == 2
+
+
+def test_an_outside_change_can_be_reloaded_dropping_unsaved_work(
+    session: CampaignSession, referee: Referee, app_paths, campaign_file: Path
+) -> None:
+    assert session.open_path(campaign_file)
+    theirs = load_campaign(campaign_file)
+    theirs.add_character(Character(name="Bo Outside",
+                                   characteristics=Characteristics.of(7, 7, 7, 7, 7, 7)))
+    save_campaign(theirs, campaign_file, backups=0)
+    outside = campaign_file.read_bytes()
+    document = session.document
+    assert document is not None
+    document.campaign.name = "Mine"
+    document.mark_unsaved()
+    assert session.autosave_now()
+    replaced: list[bool] = []
+    session.document_replaced.connect(lambda: replaced.append(True))
+
+    referee.answers = [Button.Reset]
+    assert not session.save()
+
+    [(title, text)] = referee.asked
+    assert title == "File changed on disk"
+    assert referee.offered == [{"Overwrite", "Reload", "Cancel"}]
+    assert "Bo Outside" in text  # the summary names what the outside version has
+    assert "unsaved changes are dropped" in text
+    assert campaign_file.read_bytes() == outside
+    reloaded = session.document
+    assert replaced == [True] and reloaded is not None and reloaded is not document
+    assert reloaded.path == campaign_file and not reloaded.modified
+    assert any(c.name == "Bo Outside" for c in reloaded.campaign.characters)
+    assert reloaded.campaign.name != "Mine"
+    assert AutosaveStore(app_paths.autosave_dir).find(source=campaign_file) is None
+    reloaded.campaign.name = "Edited after reloading"
+    assert session.save()  # the reloaded file is the one known: no question this time
+    assert len(referee.asked) == 1
+    assert load_campaign(campaign_file).name == "Edited after reloading"
 
 
 def test_a_read_only_file_is_asked_about_once(

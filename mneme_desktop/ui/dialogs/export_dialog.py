@@ -6,6 +6,11 @@ open :class:`~mneme_desktop.ui.document.CampaignDocument`, the user's settings a
 failure (a full disk, a read-only folder, a printer that refuses) becomes a message box,
 and an export is written to a temp file and renamed, so no half-written file is left.
 
+Export first asks how (:class:`ExportDialog`: format, paper, blank or current damage, each
+defaulting to the settings and used for this export only), then where: the save dialog
+opens in the folder of the last export this session, else the campaign's folder, else the
+user's documents (never the app's own hidden folders, where the sample campaign lives).
+
 Dialog-running and file-choosing are injectable (``run``, ``choose``, ``report``) so tests
 drive them without blocking on a modal dialog.
 """
@@ -18,7 +23,18 @@ from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
 from PySide6.QtPrintSupport import QPrinter, QPrintPreviewDialog
-from PySide6.QtWidgets import QDialog, QFileDialog, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QMainWindow,
+    QMessageBox,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from mneme_desktop.export.build import build_document
 from mneme_desktop.export.document import ExportDocument, ExportOptions, ExportTarget
@@ -26,16 +42,19 @@ from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.exporter import ExportFormat, default_file_name, write_export
 from mneme_desktop.export.pdf import configure_device, render_document
 from mneme_desktop.export.placement import RenderResult
-from mneme_desktop.settings import Settings
+from mneme_desktop.settings import PageSize, Settings
+from mneme_desktop.ui.dialogs.buttons import ok_cancel_buttons
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.widgets.plain_text import message_box
 
 __all__ = [
     "ChooseFile",
+    "ExportDialog",
     "ExportTarget",
     "Report",
     "RunDialog",
     "choose_export_file",
+    "default_export_folder",
     "export_with_dialog",
     "make_print_preview",
     "print_with_preview",
@@ -148,11 +167,76 @@ def print_with_preview(
 # --- exporting -----------------------------------------------------------------------------
 
 
-def _default_folder(document: CampaignDocument) -> Path:
-    if document.path is not None:
+def _is_hidden_folder(folder: Path, app_folders: tuple[Path, ...]) -> bool:
+    """The app's own folders (the sample campaign's copy lives in one) and dot-folders are
+    no place to look for an export later."""
+    resolved = folder.resolve()
+    if any(resolved.is_relative_to(app.resolve()) for app in app_folders):
+        return True
+    home = Path.home().resolve()
+    inside = resolved.relative_to(home).parts if resolved.is_relative_to(home) else ()
+    return any(part.startswith(".") for part in inside)
+
+
+def default_export_folder(document: CampaignDocument, last_folder: Path | None = None,
+                          app_folders: tuple[Path, ...] = ()) -> Path:
+    """Where the save dialog opens: the last export's folder this session, the campaign's
+    folder, or the user's documents."""
+    if last_folder is not None and last_folder.is_dir():
+        return last_folder
+    if document.path is not None and not _is_hidden_folder(document.path.parent, app_folders):
         return document.path.parent
     documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     return Path(documents) if documents else Path.home()
+
+
+class ExportDialog(QDialog):
+    """How to export: format, and for a printable format its paper and damage shown."""
+
+    def __init__(self, options: ExportOptions, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Export {title}")
+        self.format_combo = QComboBox()
+        for fmt in ExportFormat:
+            self.format_combo.addItem(fmt.label, fmt.value)
+        self.page_combo = QComboBox()
+        for size in PageSize:
+            self.page_combo.addItem(size.value, size.value)
+        self.page_combo.setCurrentIndex(list(PageSize).index(options.page_size))
+        self.blank_radio = QRadioButton("Blank track, for pencil")
+        self.damage_radio = QRadioButton("Current damage and conditions")
+        self._damage_group = QButtonGroup(self)
+        for button in (self.blank_radio, self.damage_radio):
+            self._damage_group.addButton(button)
+        (self.damage_radio if options.show_damage else self.blank_radio).setChecked(True)
+        damage = QWidget()
+        damage_layout = QVBoxLayout(damage)
+        damage_layout.setContentsMargins(0, 0, 0, 0)
+        damage_layout.addWidget(self.blank_radio)
+        damage_layout.addWidget(self.damage_radio)
+        form = QFormLayout()
+        form.addRow("Format", self.format_combo)
+        form.addRow("Paper", self.page_combo)
+        form.addRow("Damage", damage)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(ok_cancel_buttons(self, "Export…"))
+        self.format_combo.currentIndexChanged.connect(self._format_changed)
+        self._format_changed()
+
+    def _format_changed(self, *_: object) -> None:
+        """JSON is data, not paper: its paper and damage choices would do nothing."""
+        printable = self.export_format() is not ExportFormat.JSON
+        for widget in (self.page_combo, self.blank_radio, self.damage_radio):
+            widget.setEnabled(printable)
+
+    def export_format(self) -> ExportFormat:
+        return ExportFormat(self.format_combo.currentData())
+
+    def options(self) -> ExportOptions:
+        """The choices made, for this export only (the settings are left as they are)."""
+        return ExportOptions(page_size=PageSize(self.page_combo.currentData()),
+                             show_damage=self.damage_radio.isChecked())
 
 
 def choose_export_file(parent: QWidget | None, suggested: Path) -> tuple[Path, ExportFormat] | None:
@@ -185,20 +269,32 @@ def export_with_dialog(
     *,
     choose: ChooseFile | None = None,
     report: Report | None = None,
+    run: RunDialog | None = None,
+    last_folder: Path | None = None,
+    app_folders: tuple[Path, ...] = (),
 ) -> Path | None:
-    """Ask for a file and format, write the export, and say how it went.
+    """Ask how (:class:`ExportDialog`) and where, write the export, and say how it went.
 
-    Returns the written path, or None when cancelled or failed (the failure was shown).
+    ``last_folder`` is where the last export of this session went (the window keeps it);
+    ``app_folders`` are the app's own folders, never suggested. Returns the written path,
+    or None when cancelled or failed (the failure was shown).
     """
     tell = report or report_to_user
     campaign = document.campaign
-    options = ExportOptions.from_settings(settings)
     try:
-        suggested = _default_folder(document) / default_file_name(campaign, what,
-                                                                  ExportFormat.PDF)
+        default_file_name(campaign, what, ExportFormat.PDF)
     except ExportError as exc:
         tell(parent, False, str(exc))
         return None
+    dialog = ExportDialog(ExportOptions.from_settings(settings), campaign.name, parent)
+    try:
+        if (run or QDialog.exec)(dialog) != QDialog.DialogCode.Accepted:
+            return None
+        options, chosen = dialog.options(), dialog.export_format()
+    finally:
+        dialog.deleteLater()
+    suggested = default_export_folder(document, last_folder, app_folders) / \
+        default_file_name(campaign, what, chosen)
     choice = (choose or choose_export_file)(parent, suggested)
     if choice is None:
         return None

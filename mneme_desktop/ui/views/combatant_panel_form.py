@@ -54,6 +54,9 @@ class CombatantPanelForm(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setBold(True)
         self.name_label.setFont(font)
+        # A long name ("Raider Gunner 2 — their turn") wraps: on one line it widened the
+        # panel past its tab and cut the side box and "Out" off at the right edge.
+        self.name_label.setWordWrap(True)
         header.addWidget(self.name_label, 1)
         self.side_combo = QComboBox(objectName="combatant_side")
         for side in Side:

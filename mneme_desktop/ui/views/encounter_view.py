@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -52,6 +53,7 @@ from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
 from mneme_desktop.ui.views.attack_resolver import AttackResolver
 from mneme_desktop.ui.views.combatant_panel import CombatantPanel
 from mneme_desktop.ui.views.turn_order_delegate import TurnOrderDelegate
+from mneme_desktop.ui.widgets.fill_column import FillColumn
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 from mneme_desktop.ui.widgets.status_line import StatusLine, clear_on_undo
 
@@ -223,15 +225,20 @@ class EncounterView(QWidget):
         self.turn_view.setWordWrap(False)
         self.turn_view.setAlternatingRowColors(True)
         header_view = self.turn_view.horizontalHeader()
-        header_view.setStretchLastSection(True)
+        # The names take the room a wide screen has (an empty Task column stretched to
+        # the edge took it before), never less than ten ems; Conditions and Task are as
+        # wide as what they say, never narrower than their headers. A long name in a
+        # narrow window is elided, and its tooltip holds it whole.
         widths = {TurnOrderModel.COL_TURN: 2.6, TurnOrderModel.COL_INIT: 5.2,
-                  TurnOrderModel.COL_NAME: 10, TurnOrderModel.COL_ACTIONS: 4.6,
+                  TurnOrderModel.COL_ACTIONS: 4.6,
                   TurnOrderModel.COL_HP: 11.5, TurnOrderModel.COL_STATE: 8.5,
-                  TurnOrderModel.COL_CONDITIONS: 11, TurnOrderModel.COL_AIM: 6.5,
-                  TurnOrderModel.COL_STANCE: 7}
+                  TurnOrderModel.COL_AIM: 6.5, TurnOrderModel.COL_STANCE: 7}
         em = self.fontMetrics().horizontalAdvance("m")
         for column, width in widths.items():
             header_view.resizeSection(column, int(width * em))
+        for column in (TurnOrderModel.COL_CONDITIONS, TurnOrderModel.COL_TASK):
+            header_view.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self._name_column = FillColumn(self.turn_view, TurnOrderModel.COL_NAME, int(10 * em))
         self.turn_view.setToolTip("Double-click (or F2) an initiative to type a value or the "
                                   "two dice rolled at the table")
         left.addWidget(self.turn_view)

@@ -25,6 +25,7 @@ from mneme_desktop.ui.healing_commands import set_infirmary
 from mneme_desktop.ui.models.healing_models import InfirmaryLoadModel, InfirmaryStaffModel
 from mneme_desktop.ui.views.healing_page import NOTE_STYLE, WARNING_STYLE, HealingPage, table_view
 from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
+from mneme_desktop.ui.widgets.fill_column import FillColumn
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 
 __all__ = ["InfirmaryTab"]
@@ -72,8 +73,9 @@ class InfirmaryTab(HealingPage):
         self.load_table = table_view(self.load_model, page, "infirmaryLoad")
         self.load_table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
-        self.load_table.horizontalHeader().setSectionResizeMode(
-            InfirmaryLoadModel.NAME, QHeaderView.ResizeMode.Stretch)
+        # The names fill the spare width, never narrower than "Patient" (a Stretch section
+        # was squeezed to "Pa" on a laptop screen: the table scrolls sideways instead).
+        self._load_names = FillColumn(self.load_table, InfirmaryLoadModel.NAME)
         self.capacity_label = QLabel(page)
         self.capacity_label.setObjectName("infirmaryCapacity")
         self.capacity_label.setWordWrap(True)

@@ -97,6 +97,10 @@ class MedicalTab(HealingPage):
         self.event_patient_combo.setMinimumContentsLength(20)
         self.event_state_label = QLabel(page)
         self.event_state_label.setObjectName("eventPatientState")
+        # The tab's width must not follow the patient picked or the event chosen: a wider
+        # state line, or the dying roll's box showing, widened the tab and the splitter
+        # beside it jumped. The state wraps; the dying box keeps its room while hidden.
+        self.event_state_label.setWordWrap(True)
         self.first_aid_radio = QRadioButton(
             f"First aid (Difficulty {first_aid_difficulty()}, {FIRST_AID_ROUNDS} rounds)", page)
         self.surgery_radio = QRadioButton(
@@ -157,6 +161,9 @@ class MedicalTab(HealingPage):
         self.dying_spin.setValue(7)
         self.dying_spin.setPrefix("dying roll 2d6 = ")
         self.dying_spin.setToolTip("Used only if the intensive-care roll fails")
+        keep_room = self.dying_spin.sizePolicy()
+        keep_room.setRetainSizeWhenHidden(True)
+        self.dying_spin.setSizePolicy(keep_room)
         self.apply_entered_button = QPushButton("Apply entered roll", page)
         self.apply_entered_button.setObjectName("eventApplyEntered")
         self.result_label = QLabel(page)

@@ -180,6 +180,24 @@ class SheetItemDelegate(QStyledItemDelegate):
         editor.setObjectName(f"{spec.kind.value}CellEditor")
         return editor
 
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,
+                             index: _Index) -> None:
+        """Open the editor at least as wide as it needs, over the next cells if it must:
+        a combo box squeezed into a narrow column (the weapons' Range) hid its choice.
+        It stays inside the table's viewport, shifted left at the right edge."""
+        super().updateEditorGeometry(editor, option, index)
+        rect = editor.geometry()
+        width = max(rect.width(), editor.sizeHint().width())
+        if width == rect.width():
+            return
+        rect.setWidth(width)
+        parent = editor.parentWidget()
+        if parent is not None and rect.right() > parent.rect().right():
+            rect.moveRight(parent.rect().right())
+            if rect.left() < 0:
+                rect.moveLeft(0)
+        editor.setGeometry(rect)
+
     def setEditorData(self, editor: QWidget, index: _Index) -> None:
         value = index.data(Qt.ItemDataRole.EditRole)
         if isinstance(editor, QSpinBox):

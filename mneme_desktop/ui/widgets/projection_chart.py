@@ -39,7 +39,7 @@ from mneme_desktop.drawing.track_painter import (
 from mneme_desktop.rules.track import Band, DamageTrack
 from mneme_desktop.rules.wounds import wound_state
 
-__all__ = ["PLAN_COLORS", "ChartSeries", "ProjectionChart", "day_ticks"]
+__all__ = ["PLAN_COLORS", "ChartLabel", "ChartSeries", "ProjectionChart", "day_ticks"]
 
 PLAN_COLORS = (QColor(0x15, 0x65, 0xC0), QColor(0x00, 0x79, 0x6B))
 """Plan A blue, plan B teal; plan B is also dashed."""
@@ -104,6 +104,19 @@ class ChartSeries:
                 break
             damage = value
         return damage
+
+
+@dataclass(frozen=True)
+class ChartLabel:
+    """One text drawn on the plot and the rectangle it needs, so labels can be laid out
+    (and tested) without painting."""
+
+    kind: str
+    """"hp", "healed" (one per plan fully healed) or "band" (a zone's name)."""
+    text: str
+    rect: QRectF
+    series: int | None = None
+    band: Band | None = None
 
 
 def _ranges(days: Sequence[int]) -> list[tuple[int, int]]:
@@ -280,6 +293,7 @@ class ProjectionChart(QWidget):
         self._paint_axes(painter, track, plot, colors)
         for index, series in enumerate(self._series):
             self._paint_series(painter, series, index, plot, colors)
+        self._paint_labels(painter, colors)
         self._paint_legend(painter, plot, colors)
         painter.setPen(QPen(colors.frame, 1.0))
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -292,15 +306,9 @@ class ProjectionChart(QWidget):
         for band in track.bands:
             rect = self.band_rect(band)
             painter.fillRect(rect, colors.fill(band.state))
-            text = self.band_text(band)
-            if text is None:
+            if self.band_text(band) is None:
                 # Too thin for its name: the HP bar's hatching tells the band instead.
                 paint_band_pattern(painter, rect, band.state, metrics.height(), colors)
-                continue
-            painter.setPen(colors.band_label(band.state))
-            painter.drawText(
-                rect.adjusted(metrics.height() * 0.3, 0, 0, 0),
-                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
     def band_rect(self, band: Band) -> QRectF:
         """Where ``band`` is filled on the plot."""
@@ -339,10 +347,6 @@ class ProjectionChart(QWidget):
         hp_y = self.y_for_position(track.hp_position)
         painter.setPen(QPen(colors.mark, 1.5))
         painter.drawLine(QPointF(plot.left(), hp_y), QPointF(plot.right(), hp_y))
-        hp_text = f"HP {track.hp}"
-        painter.drawText(
-            QRectF(plot.left(), hp_y - line * 1.05, plot.width() - gap, line),
-            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, hp_text)
         step = next(
             (s for s in (1, 2, 3, 5, 10, 15, 20, 30, 50, 100, 200, 500, 1000)
              if plot.height() * s / track.capacity >= line * 1.4),
@@ -431,16 +435,82 @@ class ProjectionChart(QWidget):
             x = self.x_for_day(series.healed_day)
             painter.setPen(QPen(ink, 1.0, Qt.PenStyle.DashLine))
             painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+
+    # ------------------------------------------------------------------------ labels
+
+    def label_layout(self) -> list[ChartLabel]:
+        """The labels on the plot, placed so that no two overlap.
+
+        Placed in order of importance: the HP line's "HP n" (above its line, else below),
+        then each plan's "healed day n" (beside its line, on the first row down that is
+        free), then the zone names (full, else initials); a label with no free place is
+        left out rather than drawn over another. Zones too thin for a name are hatched.
+        """
+        track = self._track
+        if track is None:
+            return []
+        plot = self.plot_rect()
+        metrics = QFontMetricsF(self.font())
+        line = metrics.height()
+        gap = line * 0.3
+        placed: list[ChartLabel] = []
+
+        def free(rect: QRectF) -> bool:
+            return plot.contains(rect) and not any(
+                rect.intersects(other.rect) for other in placed)
+
+        def width_of(text: str) -> float:
+            return metrics.horizontalAdvance(text) + line * 0.4
+
+        hp_text = f"HP {track.hp}"
+        hp_y = self.y_for_position(track.hp_position)
+        hp_width = width_of(hp_text)
+        hp_left = plot.right() - gap - hp_width
+        for top in (hp_y - line * 1.05, hp_y + line * 0.05):
+            rect = QRectF(hp_left, top, hp_width, line)
+            if free(rect):
+                placed.append(ChartLabel("hp", hp_text, rect))
+                break
+        for index, series in enumerate(self._series):
+            if not series.healed_day:
+                continue
             text = f"{series.label}: healed day {series.healed_day}"
-            metrics = QFontMetricsF(self.font())
-            text_width = metrics.horizontalAdvance(text) + line * 0.4
-            y = plot.top() + line * (0.8 + 1.1 * index)
-            left = x + line * 0.2
-            if left + text_width > plot.right():
-                left = x - text_width - line * 0.2
-            painter.setPen(self.label_color(series))
-            painter.drawText(QRectF(left, y, text_width, line),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            width = width_of(text)
+            x = self.x_for_day(series.healed_day)
+            lefts = (x + line * 0.2, x - width - line * 0.2)
+            top = plot.top() + line * (0.8 + 1.1 * index)
+            found = None
+            while found is None and top + line <= plot.bottom():
+                found = next((QRectF(left, top, width, line) for left in lefts
+                              if free(QRectF(left, top, width, line))), None)
+                top += line * 1.1
+            if found is not None:
+                placed.append(ChartLabel("healed", text, found, series=index))
+        for band in track.bands:
+            name = self.band_text(band)
+            if name is None:
+                continue
+            centre = self.band_rect(band).center().y()
+            span = name.split(" ")[-1]
+            for candidate in dict.fromkeys((name, f"{band_initials(band.label)} {span}")):
+                rect = QRectF(plot.left() + gap, centre - line / 2, width_of(candidate), line)
+                if free(rect):
+                    placed.append(ChartLabel("band", candidate, rect, band=band))
+                    break
+        return placed
+
+    def _paint_labels(self, painter: QPainter, colors: TrackColors) -> None:
+        gap = self._font_height() * 0.2
+        for label in self.label_layout():
+            if label.kind == "hp":
+                painter.setPen(colors.mark)
+            elif label.kind == "healed" and label.series is not None:
+                painter.setPen(self.label_color(self._series[label.series]))
+            elif label.band is not None:
+                painter.setPen(colors.band_label(label.band.state))
+            painter.drawText(label.rect.adjusted(gap, 0, 0, 0),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             label.text)
 
     def _paint_legend(self, painter: QPainter, plot: QRectF, colors: TrackColors) -> None:
         metrics = QFontMetricsF(self.font())
