@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -53,7 +52,7 @@ from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
 from mneme_desktop.ui.views.attack_resolver import AttackResolver
 from mneme_desktop.ui.views.combatant_panel import CombatantPanel
 from mneme_desktop.ui.views.turn_order_delegate import TurnOrderDelegate
-from mneme_desktop.ui.widgets.fill_column import FillColumn
+from mneme_desktop.ui.widgets.fill_column import FillColumn, header_width
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 from mneme_desktop.ui.widgets.status_line import StatusLine, clear_on_undo
 
@@ -226,9 +225,8 @@ class EncounterView(QWidget):
         self.turn_view.setAlternatingRowColors(True)
         header_view = self.turn_view.horizontalHeader()
         # The names take the room a wide screen has (an empty Task column stretched to
-        # the edge took it before), never less than ten ems; Conditions and Task are as
-        # wide as what they say, never narrower than their headers. A long name in a
-        # narrow window is elided, and its tooltip holds it whole.
+        # the edge took it before), never less than ten ems. A long name in a narrow
+        # window is elided, and its tooltip holds it whole.
         widths = {TurnOrderModel.COL_TURN: 2.6, TurnOrderModel.COL_INIT: 5.2,
                   TurnOrderModel.COL_ACTIONS: 4.6,
                   TurnOrderModel.COL_HP: 11.5, TurnOrderModel.COL_STATE: 8.5,
@@ -236,8 +234,11 @@ class EncounterView(QWidget):
         em = self.fontMetrics().horizontalAdvance("m")
         for column, width in widths.items():
             header_view.resizeSection(column, int(width * em))
-        for column in (TurnOrderModel.COL_CONDITIONS, TurnOrderModel.COL_TASK):
-            header_view.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # Conditions and Task keep a width of their own (ResizeToContents would measure all
+        # rows at every step: a turn in a 200-row fight took twice as long).
+        header_view.resizeSection(TurnOrderModel.COL_CONDITIONS, int(11 * em))
+        header_view.resizeSection(TurnOrderModel.COL_TASK,
+                                  header_width(self.turn_view, TurnOrderModel.COL_TASK))
         self._name_column = FillColumn(self.turn_view, TurnOrderModel.COL_NAME, int(10 * em))
         self.turn_view.setToolTip("Double-click (or F2) an initiative to type a value or the "
                                   "two dice rolled at the table")
