@@ -71,6 +71,44 @@ class ChangeSummary:
     def empty(self) -> bool:
         return self == ChangeSummary()
 
+    def touches_sheet(self, sheet_id: str | None, campaign: Campaign) -> bool:
+        """Whether a view of the sheet ``sheet_id`` must show it again after this step.
+
+        An encounter's step can remove the combatant an instance sheet lives in, so any
+        encounter change touches a sheet that is not a campaign character.
+        """
+        if sheet_id is None:
+            return self.structure_changed
+        if sheet_id in self.character_ids or self.structure_changed or self.rules_changed:
+            return True
+        return bool(self.encounter_ids) and campaign.find_character(sheet_id) is None
+
+    def reach(self, campaign: Campaign) -> ChangeSummary:
+        """Everything this step changed as the views see it, worked out once per step.
+
+        A sheet that changed changes every encounter that fights with it (its rows, its
+        status); a rules option changes every character's derived numbers, so every campaign
+        character and every encounter. Views
+        refresh from the result alone and never work these consequences out themselves.
+        """
+        characters = self.character_ids
+        if self.rules_changed:
+            characters = characters | {c.id for c in campaign.characters}
+        encounters = set(self.encounter_ids)
+        if self.rules_changed:
+            encounters |= {e.id for e in campaign.encounters}
+        elif self.character_ids:
+            for encounter in campaign.encounters:
+                if encounter.id not in encounters and any(
+                        c.character_id in self.character_ids
+                        or (c.instance is not None and c.instance.id in self.character_ids)
+                        for c in encounter.combatants):
+                    encounters.add(encounter.id)
+        if characters == self.character_ids and encounters == self.encounter_ids:
+            return self
+        return replace(self, character_ids=frozenset(characters),
+                       encounter_ids=frozenset(encounters))
+
 
 _NOTHING = ChangeSummary()
 

@@ -3,8 +3,8 @@
 Views never mutate the campaign directly: they push a
 :class:`~mneme_desktop.ui.commands.PatchCommand` (see :mod:`.commands`); the command applies
 its :class:`~mneme_desktop.domain.edits.Patch` and hands the patch's summary to
-:meth:`CampaignDocument.announce`, which emits ``changed(summary)`` and, from it, every
-fine-grained signal the views listen to. One document per open campaign, one
+:meth:`CampaignDocument.announce`, which emits ``changed(summary)``: the one notice every
+model and view refreshes from. One document per open campaign, one
 ``QUndoStack`` per document.
 """
 
@@ -56,22 +56,10 @@ class CampaignDocument(QObject):
     """An open campaign and everything that says whether it is saved."""
 
     changed = Signal(object)
-    """One step was done or undone: its :class:`ChangeSummary`, once per step. The signals
-    below are emitted from it (:meth:`announce`); views still listen to those."""
-    character_changed = Signal(str)
-    """A character sheet's content changed (id); its HP bar, sheet and rows repaint."""
-    structure_changed = Signal()
-    """Characters, templates or encounters were added, removed, renamed or reordered."""
-    encounter_changed = Signal(str)
-    """An encounter's order, turn, round, combatants or log changed (id)."""
-    time_changed = Signal()
-    """The campaign clock moved."""
-    rules_changed = Signal()
-    """A campaign rules option (e.g. the wound-threshold basis) changed."""
-    journal_changed = Signal()
-    """An entry was added to or removed from the campaign journal."""
-    infirmary_changed = Signal()
-    """Medics or the supervisor of the infirmary changed."""
+    """One step was done or undone: its :class:`ChangeSummary` as the views see it (see
+    :meth:`ChangeSummary.reach`), once per step. Every model and view refreshes from this
+    one notice (as Anki's views do from ``OpChanges``), so each works out its status once
+    per step."""
     path_changed = Signal()
     modified_changed = Signal(bool)
 
@@ -157,38 +145,9 @@ class CampaignDocument(QObject):
     # --- telling the views -------------------------------------------------------------
 
     def announce(self, summary: ChangeSummary) -> None:
-        """Emit ``changed(summary)``, then the fine-grained signals it implies, in one place.
-
-        A sheet that changed also changes every encounter that fights with it; a rules
-        option changes every campaign character's derived numbers.
-        """
-        self.changed.emit(summary)
-        campaign = self.campaign
-        if summary.rules_changed:
-            self.rules_changed.emit()
-        characters = sorted(summary.character_ids)
-        if summary.rules_changed:
-            characters += [c.id for c in campaign.characters if c.id not in summary.character_ids]
-        for character_id in characters:
-            self.character_changed.emit(character_id)
-        if summary.structure_changed:
-            self.structure_changed.emit()
-        encounters = set(summary.encounter_ids)
-        if summary.character_ids:
-            for encounter in campaign.encounters:
-                if any(c.character_id in summary.character_ids
-                       or (c.instance is not None and c.instance.id in summary.character_ids)
-                       for c in encounter.combatants):
-                    encounters.add(encounter.id)
-        for encounter in campaign.encounters:
-            if encounter.id in encounters:
-                self.encounter_changed.emit(encounter.id)
-        if summary.time_changed:
-            self.time_changed.emit()
-        if summary.journal_changed:
-            self.journal_changed.emit()
-        if summary.infirmary_changed:
-            self.infirmary_changed.emit()
+        """Emit ``changed`` once with what the step reached (sheets, the encounters that
+        fight with them, every character on a rules change)."""
+        self.changed.emit(summary.reach(self.campaign))
 
     def replace_character(self, new: Character) -> None:
         """Put ``new`` where the sheet with its id is, outside the undo stack (tests set a

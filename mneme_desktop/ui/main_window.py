@@ -41,6 +41,7 @@ from mneme_desktop.ui.window_layout import fit_available_screen, remember_layout
 # imported where it is used: the window paints its frame first and loads the campaign after.
 if TYPE_CHECKING:
     from mneme_desktop.domain import AdversaryTemplate, Character, CharacterKind, Encounter
+    from mneme_desktop.domain.edits import ChangeSummary
     from mneme_desktop.export.document import ExportTarget
     from mneme_desktop.ui.campaign_items import CampaignItems
     from mneme_desktop.ui.dialogs.export_dialog import ChooseFile, RunDialog
@@ -292,8 +293,7 @@ class MainWindow(QMainWindow):
         self._pending_open = None
         document.modified_changed.connect(self._update_title)
         document.path_changed.connect(self._update_title)
-        document.time_changed.connect(self._update_title)  # the status bar's clock follows
-        document.structure_changed.connect(self._refresh_selection)
+        document.changed.connect(self._document_changed)
         actions = self.main_actions
         document.undo_stack.canUndoChanged.connect(actions.undo_action.setEnabled)
         document.undo_stack.canRedoChanged.connect(actions.redo_action.setEnabled)
@@ -361,6 +361,12 @@ class MainWindow(QMainWindow):
             character_id = node.entity_id
         self.stack.sheet().set_character(character_id)
         self.stack.setCurrentIndex(Page.SHEET)
+
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        if summary.time_changed:
+            self._update_title()  # the status bar's clock follows the campaign clock
+        if summary.structure_changed:
+            self._refresh_selection()
 
     def _refresh_selection(self) -> None:
         """After the tree was rebuilt, keep showing what was shown, if it still exists."""

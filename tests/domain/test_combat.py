@@ -554,15 +554,38 @@ def test_targeted_head_hit_stuns_and_a_big_roll_bleeds():
     assert brute.damage_history[-1].amount == 8
 
 
-def test_massive_damage_is_rolled():
+def test_massive_damage_is_rolled_by_the_app_with_app_dice():
+    campaign = make_campaign()
+    encounter = fight(campaign)
+    spec = combat.build_attack(campaign, encounter,
+                               request(campaign, encounter, "Mara Vey", [("Brute 1", 4)]))
+    outcome = next(o for seed in range(200)
+                   if (o := combat.resolve_attack(spec, check_with_effect(spec, 3),
+                                                  random.Random(seed))).hits[0].total
+                   > spec.targets[0].hp)
+    assert outcome.hits[0].massive is not None and not outcome.hits[0].massive_due
+    combat.attack_patch(campaign, encounter, outcome).apply(campaign)
+    assert any(e.action == "Massive damage roll" for e in encounter.log)
+
+
+def test_massive_damage_from_table_dice_is_the_tables_roll():
+    """Damage typed at the table leaves the massive-damage roll to the table: the app does
+    not roll it behind the referee's back; the log says it is due and the panel takes it."""
     campaign = make_campaign()
     encounter = fight(campaign)
     spec = combat.build_attack(campaign, encounter,
                                request(campaign, encounter, "Mara Vey", [("Brute 1", 4)]))
     outcome = combat.resolve_attack(spec, check_with_effect(spec, 3), random.Random(1),
                                     typed_damage=[[16, 16, 16, 16]])
-    assert outcome.hits[0].total == 64 and outcome.hits[0].massive is not None
+    hit = outcome.hits[0]
+    assert hit.total == 64 and hit.massive is None and hit.massive_due
     combat.attack_patch(campaign, encounter, outcome).apply(campaign)
+    due = [e for e in encounter.log if e.action == "Massive damage"]
+    assert len(due) == 1 and "massive damage roll due" in due[0].text
+    assert not any(e.action == "Massive damage roll" for e in encounter.log)
+    brute = by_name(campaign, encounter, "Brute 1")
+    combat.massive_damage_patch(campaign, encounter, brute.id,
+                                DiceSource.table([6, 6])).apply(campaign)
     assert any(e.action == "Massive damage roll" for e in encounter.log)
 
 

@@ -22,6 +22,7 @@ from mneme_desktop.domain import (
     Skill,
     Weapon,
 )
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.rules.actions import Load
 from mneme_desktop.rules.dice import DiceParseError, parse_dice
 from mneme_desktop.rules.wounds import ThresholdBasis
@@ -286,7 +287,7 @@ def test_damage_spin_and_rules_option(view: CharacterSheetView, document: Campai
     assert view.state_label.text() == "Seriously Wounded"
     assert "Seriously wounded at 7" in view.thresholds_label.text()
     document.campaign.rules_options.threshold_basis = ThresholdBasis.CHARACTERISTIC
-    document.rules_changed.emit()
+    document.announce(ChangeSummary(rules_changed=True))
     # Best physical characteristic is DEX 8: seriously at 8, critically at 16.
     assert "Seriously wounded at 8, critically wounded at 16" in view.thresholds_label.text()
     assert view.hp_bar.track().thresholds.basis is ThresholdBasis.CHARACTERISTIC
@@ -587,9 +588,9 @@ def test_a_deleted_sheet_no_longer_listens(qtbot, document: CampaignDocument,
     qtbot.waitUntil(lambda: not shiboken6.isValid(sheet))
     edit_character(document, current(document, character_id), "Hurt",
                    lambda c: setattr(c, "damage", 3))
-    document.encounter_changed.emit("none")
-    document.structure_changed.emit()
-    document.rules_changed.emit()
+    document.changed.emit(ChangeSummary(encounter_ids=frozenset({"none"})))
+    document.changed.emit(ChangeSummary(structure_changed=True))
+    document.changed.emit(ChangeSummary(rules_changed=True))
     assert current(document, character_id).damage == 3
 
 

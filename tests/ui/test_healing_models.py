@@ -16,6 +16,7 @@ from mneme_desktop.domain import (
     ConditionKind,
     Recovery,
 )
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.domain.healing.infirmary import Infirmary, Medic, infirmary_report
 from mneme_desktop.domain.healing.plan import HealingPlan, project_plan
 from mneme_desktop.rules.healing import Activity, PlanSegment
@@ -107,7 +108,7 @@ def test_patient_list_shows_wounds_and_edits_regimes(document: CampaignDocument,
 
     # Removing a character keeps the checked list honest.
     document.campaign.characters.pop(0)
-    document.structure_changed.emit()
+    document.announce(ChangeSummary(structure_changed=True))
     assert model.rowCount() == 2
     assert model.checked_ids() == [bob.id]
     assert watch.failures() == []

@@ -14,6 +14,7 @@ from mneme_desktop.domain import (
     GameTime,
     Recovery,
 )
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.rules.healing import Activity
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.views.time_controls import TimeControls, TimeUnit
@@ -116,7 +117,7 @@ def test_hours_and_a_second_document(qtbot, controls: TimeControls,
     qtbot.mouseClick(controls.advance_button, Qt.MouseButton.LeftButton)
     assert other.campaign.game_time == GameTime.at(1, 3)
     assert document.campaign.game_time == START
-    document.time_changed.emit()
+    document.changed.emit(ChangeSummary(time_changed=True))
     assert controls.clock_label.text() == "Day 1, 03:00"
     controls.set_document(None)
     assert not controls.isEnabled()

@@ -1,7 +1,10 @@
 """One command for every step: patches merge by key, a failed step leaves no trace, and the
-document says ``changed(summary)`` once per step, then the fine-grained signals from it."""
+document says ``changed(summary)`` once per step; every view refreshes from that notice alone,
+once per step."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -25,6 +28,9 @@ from mneme_desktop.domain.edits import (
 from mneme_desktop.ui import commands
 from mneme_desktop.ui.commands import PatchCommand, push_patch
 from mneme_desktop.ui.document import CampaignDocument, EditRefusedError
+from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
+from mneme_desktop.ui.views.attack_resolver import AttackResolver
+from mneme_desktop.ui.views.healing_view import HealingView
 
 
 def make_document() -> CampaignDocument:
@@ -34,16 +40,9 @@ def make_document() -> CampaignDocument:
 
 
 def record(document: CampaignDocument) -> list[object]:
-    """Every signal the document emits, in order."""
+    """Every notice the document gives, in order."""
     seen: list[object] = []
     document.changed.connect(lambda summary: seen.append(summary))
-    document.character_changed.connect(lambda cid: seen.append(("character", cid)))
-    document.encounter_changed.connect(lambda eid: seen.append(("encounter", eid)))
-    document.structure_changed.connect(lambda: seen.append("structure"))
-    document.time_changed.connect(lambda: seen.append("time"))
-    document.journal_changed.connect(lambda: seen.append("journal"))
-    document.infirmary_changed.connect(lambda: seen.append("infirmary"))
-    document.rules_changed.connect(lambda: seen.append("rules"))
     return seen
 
 
@@ -119,18 +118,17 @@ def test_one_changed_per_step_with_its_summary_then_the_fine_signals(qapp) -> No
     push_patch(document, wound(document, 2, key=None))
     summary = ChangeSummary(character_ids=frozenset({mara.id}),
                             encounter_ids=frozenset({fight.id}))
-    assert seen == [summary, ("character", mara.id), ("encounter", fight.id)]
+    assert seen == [summary]
     seen.clear()
     document.undo_stack.undo()
-    assert seen == [summary, ("character", mara.id), ("encounter", fight.id)]
+    assert seen == [summary]
     seen.clear()
     commands.rename_encounter(document, fight.id, "Brawl")
-    assert seen == [ChangeSummary(encounter_ids=frozenset({fight.id}), structure_changed=True),
-                    "structure", ("encounter", fight.id)]
+    assert seen == [ChangeSummary(encounter_ids=frozenset({fight.id}), structure_changed=True)]
     seen.clear()
     now = document.campaign.game_time
     push_patch(document, Patch("Wait", (SetClock(now, now.advance(hours=1)),)))
-    assert seen == [ChangeSummary(time_changed=True), "time"]
+    assert seen == [ChangeSummary(time_changed=True)]
 
 
 def test_a_sheet_edit_tells_every_encounter_that_fights_with_it(qapp) -> None:
@@ -139,8 +137,8 @@ def test_a_sheet_edit_tells_every_encounter_that_fights_with_it(qapp) -> None:
     fight = document.campaign.encounters[0]
     seen = record(document)
     commands.edit_character(document, mara, "Rename", lambda c: setattr(c, "name", "Mari"))
-    assert seen == [ChangeSummary(character_ids=frozenset({mara.id}), structure_changed=True),
-                    ("character", mara.id), "structure", ("encounter", fight.id)]
+    assert seen == [ChangeSummary(character_ids=frozenset({mara.id}),
+                                  encounter_ids=frozenset({fight.id}), structure_changed=True)]
 
 
 def test_removing_a_character_takes_it_out_of_its_fights_and_undo_puts_all_back(qapp) -> None:
@@ -151,7 +149,49 @@ def test_removing_a_character_takes_it_out_of_its_fights_and_undo_puts_all_back(
     commands.remove_character(document, mara.id)
     assert document.campaign.characters == []
     assert document.campaign.encounters[0].combatants == []
-    assert "structure" in seen and ("encounter", document.campaign.encounters[0].id) in seen
+    (summary,) = seen
+    assert summary.structure_changed
+    assert document.campaign.encounters[0].id in summary.encounter_ids
     document.undo_stack.undo()
     assert document.campaign.model_dump() == before
     assert isinstance(document.undo_stack.command(0), PatchCommand)
+
+
+def test_a_step_that_hurts_five_people_refreshes_each_view_once(qtbot, monkeypatch) -> None:
+    """The step announces five sheets and their fight; the turn order, the healing planner
+    and the resolver each work out their status once, not once per sheet and again for
+    the fight (as the separate per-sheet signals had it)."""
+    people = [Character(name=f"P{n}", characteristics=Characteristics.of(7, 7, 7, 7, 7, 7))
+              for n in range(5)]
+    fight = Encounter(name="Fight", combatants=[Combatant(character_id=p.id) for p in people])
+    document = CampaignDocument(Campaign(name="C", characters=people, encounters=[fight]))
+    counts = {"turn order": 0, "planner": 0, "resolver": 0}
+
+    def counting(cls: type, name: str, label: str) -> None:
+        original = getattr(cls, name)
+
+        def wrapper(self: object, *args: object) -> object:
+            counts[label] += 1
+            return original(self, *args)
+        monkeypatch.setattr(cls, name, wrapper)
+
+    counting(TurnOrderModel, "sync", "turn order")
+    counting(HealingView, "_refresh_all", "planner")
+    counting(AttackResolver, "_refresh_lists", "resolver")
+    model = TurnOrderModel(document)
+    model.set_encounter(fight.id)
+    planner = HealingView(document)
+    qtbot.addWidget(planner)
+    planner.show()
+    resolver = AttackResolver(document, random.Random(1))
+    qtbot.addWidget(resolver)
+    resolver.set_encounter(fight.id)
+    resolver.show()
+    qtbot.wait(20)
+    counts.update(dict.fromkeys(counts, 0))
+    edits = tuple(ReplaceSheet(p, p.model_copy(update={"damage": 3})) for p in people)
+    push_patch(document, Patch("Grenade", edits, None, fight.id))
+    qtbot.wait(20)
+    assert counts == {"turn order": 1, "planner": 1, "resolver": 1}
+    hp = [model.index(row, model.COL_HP).data() for row in range(model.rowCount())]
+    assert len(hp) == 5 and all(text.startswith("3") for text in hp), hp

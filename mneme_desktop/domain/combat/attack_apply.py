@@ -134,6 +134,8 @@ def attack_patch(
         )
         if hit.massive is not None:
             _massive_outcome(builder, target, hit.massive, "rolled")
+        elif hit.massive_due:
+            _massive_due(builder, target, hit.target.name)
     if outcome.harm is not None:
         _apply_harm(builder, attacker, spec, outcome.harm)
     return builder.build(f"{spec.attacker_name}: {verb.lower()} {target_names}".strip())
@@ -191,3 +193,15 @@ def _apply_harm(builder: PatchBuilder, attacker: Combatant, spec: AttackSpec, ha
                 state_changes=changes, text="; ".join(parts))
     if harm.attacker is not None and harm.massive is not None:
         _massive_outcome(builder, attacker, harm.massive, "rolled")
+    elif harm.attacker is not None and harm.massive_due:
+        _massive_due(builder, attacker, spec.attacker_name)
+
+
+def _massive_due(builder: PatchBuilder, combatant: Combatant, name: str) -> None:
+    """Damage typed at the table over HP: the massive-damage roll is the table's to make."""
+    builder.log(target_id=combatant.id, target=name, action="Massive damage",
+                text=MASSIVE_DUE.format(name=name))
+
+
+MASSIVE_DUE = ("{name}: massive damage roll due (2d6 + END DM with wound penalties vs 8): "
+               "roll it at the table and enter it with Massive damage on {name}'s panel")

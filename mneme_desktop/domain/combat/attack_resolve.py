@@ -59,6 +59,9 @@ class TargetHit:
     result: DamageResult | None
     immune: bool
     massive: SurvivalRoll | None = None
+    massive_due: bool = False
+    """More than HP from this attack with the dice typed at the table: the massive-damage
+    roll is the table's too, made from the target's panel (the app does not roll it)."""
 
     @property
     def total(self) -> int:
@@ -75,6 +78,8 @@ class Harm:
     attacker: DamageResult | None
     immune: bool = False
     massive: SurvivalRoll | None = None
+    massive_due: bool = False
+    """As :attr:`TargetHit.massive_due`, for the attacker."""
 
     @property
     def cover_total(self) -> int:
@@ -248,8 +253,10 @@ def resolve_attack(
     Fail Effect is reduced by conditions, then cover (which takes those rolls itself), then
     skill; what remains is damage rolls of the opponents' weapon against the attacker, the
     best up to their rate of attack kept. More than HP from one attack calls for a massive
-    damage roll (rolled here). Typed dice replace the app's damage rolls: one group per
-    target, and for return fire the cover's rolls first.
+    damage roll: rolled here with app dice; with damage typed at the table it is the
+    table's roll too, left due (``massive_due``) for the target's panel. Typed dice replace
+    the app's damage rolls: one group per target, and for return fire the cover's rolls
+    first.
     """
     _refuse(spec)
     if check.modifier != spec.roll_modifier or check.difficulty != spec.difficulty.total:
@@ -276,10 +283,12 @@ def resolve_attack(
             result = _damage(rng, spec.dice, rolled, kept, target.armor, success_effect,
                              typed, target.name)
             massive = None
-            if is_massive_damage(result.total, target.hp):
+            due = is_massive_damage(result.total, target.hp)
+            if due and typed is None:
                 massive = roll_massive_damage(rng, target.endurance,
                                               target.damage + result.total)
-            hits.append(TargetHit(target, rolled, kept, result, False, massive))
+            hits.append(TargetHit(target, rolled, kept, result, False, massive,
+                                  due and typed is not None))
     harm = _harm(spec, fail, rng, typed_return_fire) if fail else None
     return AttackOutcome(spec, check, hit, success_effect, costly, tuple(hits), harm,
                          tuple(notes))
@@ -312,6 +321,8 @@ def _harm(
         attacker_result = _damage(rng, fire.dice, rolled, kept, spec.attacker_armor,
                                   mitigation.remaining, own_typed, spec.attacker_name)
         if is_massive_damage(attacker_result.total, spec.attacker_hp):
+            if own_typed is not None:
+                return Harm(fail, mitigation, cover_result, attacker_result, massive_due=True)
             massive = roll_massive_damage(rng, spec.attacker_endurance,
                                           spec.attacker_damage + attacker_result.total)
     return Harm(fail, mitigation, cover_result, attacker_result, massive=massive)

@@ -9,6 +9,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from mneme_desktop.domain import Encounter, EncounterLogEntry
 from mneme_desktop.domain.combat import format_log_entry
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.ui.models.headed_table import HeadedTableModel
 from mneme_desktop.ui.models.roles import ID_ROLE, SORT_ROLE
 from mneme_desktop.ui.widgets.plain_text import TOOLTIP_LIMIT, clip
@@ -45,7 +46,7 @@ class EncounterLogModel(HeadedTableModel):
         self._cells: dict[str, tuple[str, ...]] = {}
         self._words: list[str] = []
         self._person: str | None = None
-        document.encounter_changed.connect(self._encounter_changed)
+        document.changed.connect(self._document_changed)
 
     def set_encounter(self, encounter_id: str | None) -> None:
         self.beginResetModel()
@@ -126,8 +127,8 @@ class EncounterLogModel(HeadedTableModel):
     def _encounter(self) -> Encounter | None:
         return self._document.encounter(self._encounter_id)
 
-    def _encounter_changed(self, encounter_id: str) -> None:
-        if encounter_id == self._encounter_id:
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        if self._encounter_id in summary.encounter_ids:
             self.sync()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:

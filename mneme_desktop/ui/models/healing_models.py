@@ -25,6 +25,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from mneme_desktop.domain import Character, Characteristic, ConditionKind, GameTime
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.domain.healing.infirmary import Infirmary, InfirmaryReport, Medic
 from mneme_desktop.domain.healing.plan import HealingPlan, Projection
 from mneme_desktop.rules.healing import (
@@ -143,9 +144,7 @@ class PatientListModel(HeadedTableModel):
         self._document = document
         self._ids: list[str] = [c.id for c in document.campaign.characters]
         self._checked: list[str] = []
-        document.structure_changed.connect(self._reset)
-        document.character_changed.connect(self._character_changed)
-        document.rules_changed.connect(self._all_changed)
+        document.changed.connect(self._document_changed)
 
     # --- public -------------------------------------------------------------------
 
@@ -182,19 +181,19 @@ class PatientListModel(HeadedTableModel):
         if before != self._checked:
             self.checked_changed.emit()
 
-    def _character_changed(self, character_id: str) -> None:
-        row = self.row_of(character_id)
-        if row < 0:
-            return
-        if character_id in self._checked and not self._plannable(character_id):
-            self._checked.remove(character_id)
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        changed = summary.character_ids
+        dropped = [cid for cid in self._checked if cid in changed and not self._plannable(cid)]
+        if dropped:  # the dead leave the plan
+            self._checked = [cid for cid in self._checked if cid not in dropped]
             self.checked_changed.emit()
-        self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
-
-    def _all_changed(self) -> None:
-        if self._ids:
-            self.dataChanged.emit(self.index(0, 0),
-                                  self.index(len(self._ids) - 1, self.columnCount() - 1))
+        if summary.structure_changed:
+            self._reset()
+            return
+        rows = [row for row, cid in enumerate(self._ids) if cid in changed] if changed else []
+        if rows:  # one notice for the span of rows the step touched
+            self.dataChanged.emit(self.index(rows[0], 0),
+                                  self.index(rows[-1], self.columnCount() - 1))
 
     def _plannable(self, character_id: str) -> bool:
         character = self._document.campaign.find_character(character_id)

@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from mneme_desktop.domain import AdversaryTemplate, Character, CharacterKind, Encounter
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.ui import commands
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.models.navigator_nodes import Group, Node
@@ -24,8 +25,7 @@ class NavigatorModel(QAbstractItemModel):
         self._document = document
         self._rows: dict[Group, list[str]] = {}
         self._rebuild()
-        document.structure_changed.connect(self.reload)
-        document.character_changed.connect(self._character_changed)
+        document.changed.connect(self._document_changed)
 
     # --- structure ---------------------------------------------------------------------
 
@@ -58,10 +58,13 @@ class NavigatorModel(QAbstractItemModel):
         self._rows = rebuilt
         self.endResetModel()
 
-    def _character_changed(self, character_id: str) -> None:
-        index = self.index_of_character(character_id)
-        if index.isValid():
-            self.dataChanged.emit(index, index)
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        if summary.structure_changed:
+            self.reload()
+        for character_id in sorted(summary.character_ids):
+            index = self.index_of_character(character_id)
+            if index.isValid():
+                self.dataChanged.emit(index, index)
 
     def node(self, index: AnyIndex) -> Node | None:
         if not index.isValid():

@@ -36,6 +36,7 @@ from mneme_desktop.domain import (
     Skill,
     Weapon,
 )
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.rules.actions import thrown_range
 from mneme_desktop.rules.checks import UNSKILLED
 from mneme_desktop.rules.dice import Scale
@@ -198,9 +199,9 @@ def _casefold_sort(item: _Item) -> str:
 class CharacterItemsModel(QAbstractTableModel):
     """One list of one character (``list_field``) as a table of ``columns``.
 
-    The rows are a snapshot of the list, renewed on ``document.character_changed``: an equal
-    length is a dataChanged, one contiguous insertion or removal is reported as such (so
-    selections survive), anything else is a reset.
+    The rows are a snapshot of the list, renewed when ``document.changed`` touches the
+    sheet: an equal length is a dataChanged, one contiguous insertion or removal is reported
+    as such (so selections survive), anything else is a reset.
     """
 
     edit_rejected = Signal(str)
@@ -217,10 +218,7 @@ class CharacterItemsModel(QAbstractTableModel):
         self._document = document
         self._character_id: str | None = None
         self._items: list[_Item] = []
-        document.character_changed.connect(self._on_character_changed)
-        document.structure_changed.connect(self._refresh)
-        document.rules_changed.connect(self._refresh)
-        document.encounter_changed.connect(self._on_encounter_changed)
+        document.changed.connect(self._document_changed)
         self.set_character(character_id)
 
     # --- the character ---------------------------------------------------------------------
@@ -249,12 +247,9 @@ class CharacterItemsModel(QAbstractTableModel):
         character = self.character()
         return list(getattr(character, self.list_field)) if character is not None else []
 
-    def _on_character_changed(self, character_id: str) -> None:
-        if character_id == self._character_id:
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        if summary.touches_sheet(self._character_id, self._document.campaign):
             self._refresh()
-
-    def _on_encounter_changed(self, _encounter_id: str) -> None:
-        self._refresh()
 
     def _refresh(self) -> None:
         old, new = self._items, self._current_items()

@@ -1,6 +1,6 @@
 """The encounter's turn order as a table model, one row per combatant in initiative order.
 
-It follows the document's ``encounter_changed`` signal by diffing: rows that came or went
+It follows the document's ``changed`` notice by diffing: rows that came or went
 are inserted or removed, a new order is a layout change, and only rows whose shown values
 differ get ``dataChanged``. A turn in a 200-combatant fight repaints two rows, not the
 table.
@@ -22,6 +22,7 @@ from mneme_desktop.domain.combat import (
     initiative_patch,
     initiative_ties,
 )
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.drawing.track_painter import describe_track
 from mneme_desktop.rules.actions import MINOR_ACTIONS_PER_ROUND
 from mneme_desktop.rules.track import DamageTrack, damage_track
@@ -108,10 +109,7 @@ class TurnOrderModel(HeadedTableModel):
         self._deferred.timeout.connect(self.sync)
         self.initiative_skill: str | None = None
         """The skill added when initiative is typed as two dice."""
-        document.encounter_changed.connect(self._encounter_changed)
-        document.character_changed.connect(self._character_changed)
-        document.rules_changed.connect(self._deferred.start)
-        document.time_changed.connect(self._deferred.start)
+        document.changed.connect(self._document_changed)
 
     # --- public ----------------------------------------------------------------------
 
@@ -440,17 +438,17 @@ class TurnOrderModel(HeadedTableModel):
             start = previous = row
             span = columns
 
-    def _encounter_changed(self, encounter_id: str) -> None:
-        if encounter_id == self._encounter_id:
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        """Recompute the rows of the sheets the step changed (perhaps in place, from another
+        view), once: at once when the step was this encounter's, else when the event loop
+        is next free."""
+        stale = {r.character_id for r in self._rows} & summary.character_ids \
+            if summary.character_ids else set()
+        self._stale |= stale
+        if self._encounter_id is not None and self._encounter_id in summary.encounter_ids:
             self._deferred.stop()
             self.sync()
-
-    def _character_changed(self, character_id: str) -> None:
-        """A sheet changed (perhaps in place, from another view): recompute its rows. An
-        encounter step announces its sheets and then the encounter, so the sync waits for
-        the event loop and is usually done by then."""
-        if any(r.character_id == character_id for r in self._rows):
-            self._stale.add(character_id)
+        elif stale or summary.rules_changed or summary.time_changed:
             self._deferred.start()
 
     def _track(self, row: TurnRow) -> DamageTrack:

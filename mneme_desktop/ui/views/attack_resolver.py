@@ -33,6 +33,7 @@ from mneme_desktop.domain.combat import (
     parse_roll_groups,
     resolve_attack,
 )
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, CheckResult, CoverLevel
 from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.models.attack_models import AttackTargetsModel
@@ -90,8 +91,7 @@ class AttackResolver(AttackForm):
         self._build()
         self._connect()
         shrink_lists(self)
-        document.encounter_changed.connect(self._encounter_changed)
-        document.character_changed.connect(lambda _id: self._changed())
+        document.changed.connect(self._document_changed)
 
     # --- connections -------------------------------------------------------------------
 
@@ -288,13 +288,13 @@ class AttackResolver(AttackForm):
     def _encounter(self) -> Encounter | None:
         return self._document.encounter(self._encounter_id)
 
-    def _encounter_changed(self, encounter_id: str) -> None:
-        if encounter_id == self._encounter_id:
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        if self._encounter_id in summary.encounter_ids or summary.character_ids:
             self._changed()
 
     def _changed(self) -> None:
-        """The fight changed: catch up once the step's signals are all in (if on screen),
-        or when next shown or used."""
+        """The fight changed: catch up once the step is all in (if on screen), or when next
+        shown or used."""
         self._dirty = True
         if self.isVisible():
             self._refresh_timer.start()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from mneme_desktop.domain.combat import AttackMode, AttackOdds, AttackOutcome, AttackSpec
+from mneme_desktop.domain.combat.attack_apply import MASSIVE_DUE
 from mneme_desktop.rules.damage import DamageResult
 from mneme_desktop.ui.widgets.plain_text import escaped
 
@@ -82,6 +83,8 @@ def outcome_html(outcome: AttackOutcome) -> str:
         if hit.massive is not None:
             verdict = "survives (crippled)" if hit.massive.survived else "dies"
             lines.append(f"<p>Massive damage roll {hit.massive.check.total}: {verdict}</p>")
+        elif hit.massive_due:
+            lines.append(escaped("<p><b>{}</b></p>", MASSIVE_DUE.format(name=hit.target.name)))
     harm = outcome.harm
     if harm is not None:
         m = harm.mitigation
@@ -93,6 +96,9 @@ def outcome_html(outcome: AttackOutcome) -> str:
         if harm.attacker is not None:
             lines.append(escaped("<p><b>{}</b> takes ", spec.attacker_name)
                          + f"{_rolls_html(harm.attacker)} = <b>{harm.total} damage</b></p>")
+            if harm.massive_due:
+                lines.append(escaped("<p><b>{}</b></p>",
+                                     MASSIVE_DUE.format(name=spec.attacker_name)))
         elif spec.return_fire is None and m.remaining:
             lines.append("<p>Nobody can strike back.</p>")
         elif m.remaining == 0:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.domain import Character
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.ui.commands import edit_character
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.models.roles import SORT_ROLE
@@ -307,10 +308,7 @@ class CharacterSheetView(QWidget):
 
     def _connect(self) -> None:
         doc = self._document
-        doc.character_changed.connect(self._on_character_changed)
-        doc.structure_changed.connect(self.refresh)
-        doc.rules_changed.connect(self.refresh)
-        doc.encounter_changed.connect(self._on_encounter_changed)
+        doc.changed.connect(self._document_changed)
         for group in (self.identity, self.characteristics, self.hit_points, self.track,
                       self.skills, self.weapons, self.armor, self.cover, self.conditions,
                       self.notes):
@@ -322,13 +320,9 @@ class CharacterSheetView(QWidget):
 
     # --- showing the document ------------------------------------------------------------------
 
-    def _on_character_changed(self, character_id: str) -> None:
-        if character_id == self._character_id:
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        if summary.touches_sheet(self._character_id, self._document.campaign):
             self.refresh()
-
-    def _on_encounter_changed(self, _encounter_id: str) -> None:
-        # An encounter instance can vanish with its encounter or combatant.
-        self.refresh()
 
     def refresh(self) -> None:
         """Show the document's character again, every group."""

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from mneme_desktop.domain import Campaign, Encounter, Side
 from mneme_desktop.domain import combat as fight
 from mneme_desktop.domain.combat import EncounterPatch
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.storage.atomic import atomic_write
 from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.dialogs.encounter_dialogs import (
@@ -88,14 +89,12 @@ class EncounterView(QWidget):
         self.turn_model = TurnOrderModel(document, self)
         self.log_model = EncounterLogModel(document, self)
         self._build()
-        document.encounter_changed.connect(self._encounter_changed)
+        document.changed.connect(self._document_changed)
         clear_on_undo(self.message_label, document.undo_stack)
         self._panel_refresh = QTimer(self)
         self._panel_refresh.setSingleShot(True)
         self._panel_refresh.setInterval(0)
         self._panel_refresh.timeout.connect(lambda: self.panel.refresh())
-        document.character_changed.connect(lambda _id: self._panel_refresh.start())
-        document.structure_changed.connect(self._structure_changed)
         self.turn_model.refused.connect(self.show_message)
         self.turn_model.edit_accepted.connect(lambda: self.show_message(""))
         self.set_encounter(None)
@@ -358,9 +357,15 @@ class EncounterView(QWidget):
                 self.turn_model.rowCount():
             self.select_combatant(self.turn_model.combatant_id(0) or "")
 
-    def _structure_changed(self) -> None:
-        if self._encounter_id is not None and self.encounter() is None:
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        if self._encounter_id is None:
+            return
+        if summary.structure_changed and self.encounter() is None:
             self.set_encounter(None)
+        elif self._encounter_id in summary.encounter_ids:
+            self._encounter_changed(self._encounter_id)
+        elif summary.character_ids:
+            self._panel_refresh.start()
 
     def _encounter_changed(self, encounter_id: str) -> None:
         if encounter_id != self._encounter_id:

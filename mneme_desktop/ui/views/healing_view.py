@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.domain import ConditionKind
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.domain.healing.plan import Projection
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.models.healing_models import ComparisonModel, PatientListModel
@@ -130,11 +131,7 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
 
         self.patients_model.checked_changed.connect(self._checked_changed)
         self.patients_model.edit_rejected.connect(self._error)
-        document.character_changed.connect(self._document_changed)
-        document.structure_changed.connect(self._document_changed)
-        document.time_changed.connect(self._document_changed)
-        document.rules_changed.connect(self._document_changed)
-        document.undo_stack.indexChanged.connect(self._refresh_infirmary)
+        document.changed.connect(self._document_changed)
         clear_on_undo(self.status_label, document.undo_stack)
         self._select_injured()
         self._refresh_all()
@@ -157,7 +154,12 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
         ]
         self.patients_model.set_checked_ids(injured)
 
-    def _document_changed(self, *_: object) -> None:
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        if not (summary.character_ids or summary.structure_changed or summary.time_changed
+                or summary.rules_changed):
+            if summary.infirmary_changed:
+                self._refresh_infirmary()
+            return
         # Projecting a year for every patient is the planner's dearest step: while the
         # planner is hidden (a fight is on screen) it waits until it is shown again.
         if not self.isVisible():

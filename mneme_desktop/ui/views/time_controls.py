@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.ui.document import CampaignDocument
@@ -102,10 +103,10 @@ class TimeControls(QWidget):
 
     def set_document(self, document: CampaignDocument | None) -> None:
         if self._document is not None:
-            self._document.time_changed.disconnect(self._refresh)
+            self._document.changed.disconnect(self._document_changed)
         self._document = document
         if document is not None:
-            document.time_changed.connect(self._refresh)
+            document.changed.connect(self._document_changed)
             self.roll_panel.document = document
         self.roll_panel.show_due(None)
         self.setEnabled(document is not None)
@@ -115,6 +116,10 @@ class TimeControls(QWidget):
     def unit(self) -> TimeUnit:
         unit = self.unit_combo.currentData()
         return unit if isinstance(unit, TimeUnit) else TimeUnit.MINUTES
+
+    def _document_changed(self, summary: ChangeSummary) -> None:
+        if summary.time_changed:
+            self._refresh()
 
     def _refresh(self) -> None:
         document = self._document
