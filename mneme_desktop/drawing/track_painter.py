@@ -274,15 +274,19 @@ def _hatch(
     painter.setClipRect(rect, Qt.ClipOperation.IntersectClip)
     painter.setPen(_pen(color, _line_width(font_height)))
     height = rect.height()
+    # The rect's edges read once, not per line: a box chart draws tens of thousands of
+    # hatch lines per batch of sheets.
+    top, bottom = rect.top(), rect.bottom()
+    end = rect.right() + height
+    draw_line = painter.drawLine
     directions = (1, -1) if state is WoundState.DYING else (1,)
     for direction in directions:
         first = math.floor((rect.left() - height) / spacing) * spacing
         x = first
-        while x <= rect.right() + height:
-            if direction == 1:
-                painter.drawLine(QLineF(x, rect.bottom(), x + height, rect.top()))
-            else:
-                painter.drawLine(QLineF(x, rect.top(), x + height, rect.bottom()))
+        # Rising lines (direction 1) run from the bottom edge up, falling ones down.
+        start, stop = (bottom, top) if direction == 1 else (top, bottom)
+        while x <= end:
+            draw_line(QLineF(x, start, x + height, stop))
             x += spacing
     painter.restore()
 
@@ -763,13 +767,15 @@ def paint_box_chart(
     layout = box_chart_layout(rect, track, font, device)
     side, gap = layout.side, layout.gap
 
+    frame_pen = _pen(colors.frame, thin)  # one pen for every box's frame
+    no_brush = Qt.BrushStyle.NoBrush
     for box in track.boxes:
         box_rect = layout.boxes[box.index]
         painter.fillRect(box_rect, colors.fill(box.state))
         if box.beyond_hp:
             _hatch(painter, box_rect, box.state, fh * 0.8, colors.hatch)
-        painter.setPen(_pen(colors.frame, thin))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(frame_pen)
+        painter.setBrush(no_brush)
         painter.drawRect(box_rect.adjusted(thin / 2, thin / 2, -thin / 2, -thin / 2))
         if show_damage and box.damaged:
             inset = side * 0.18

@@ -276,13 +276,26 @@ def layout_document(
 def record_placements(layout: DocumentLayout) -> RenderResult:
     setter = layout.setter
     result = RenderResult(layout.page_count, layout.page_rect, setter.scale)
+    texts, graphics = result.texts, result.graphics
+    # Where a line's glyphs go inside its box depends on the text, font, alignment and box
+    # size, not on where the box is: measured once per distinct line (a batch repeats the
+    # same labels and values on every sheet), then moved to each box. Qt adds the box's
+    # corner to the offset it measured, so the sum is the same to the last bit.
+    inside: dict[tuple[str, tuple[float, bool], Align, float, float], QRectF] = {}
     for number, page in enumerate(layout.pages):
         for op in page.ops:
-            if isinstance(op, TextOp):
-                needed = setter.metrics(op.role).boundingRect(op.rect, text_flags(op.align),
-                                                              op.text)
-                result.texts.append(PlacedText(number, op.rect, op.text, needed, op.role.size))
-            elif isinstance(op, TrackOp):
-                result.graphics.append(PlacedGraphic(number, op.rect, op.needed,
-                                                     op.block.description))
+            if type(op) is TextOp:
+                rect = op.rect
+                width, height = rect.width(), rect.height()
+                key = (op.text, op.role.font_key, op.align, width, height)
+                local = inside.get(key)
+                if local is None:
+                    local = setter.metrics(op.role).boundingRect(
+                        QRectF(0, 0, width, height), text_flags(op.align), op.text)
+                    inside[key] = local
+                needed = local.translated(rect.x(), rect.y())
+                texts.append(PlacedText(number, rect, op.text, needed, op.role.size))
+            elif type(op) is TrackOp:
+                graphics.append(PlacedGraphic(number, op.rect, op.needed,
+                                              op.block.description))
     return result

@@ -34,7 +34,7 @@ from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.files import write_file_atomically
 from mneme_desktop.export.fonts import ensure_gui_application
 from mneme_desktop.export.pagination import DocumentLayout, layout_document, record_placements
-from mneme_desktop.export.placement import BoxOp, LineOp, RenderResult, TextOp
+from mneme_desktop.export.placement import BoxOp, LineOp, RenderResult, TextOp, TrackOp
 from mneme_desktop.export.typesetting import BLACK, text_flags
 from mneme_desktop.settings import PageSize
 
@@ -65,7 +65,34 @@ def _grey(level: int) -> QColor:
     return QColor(level, level, level)
 
 
-def _start_paper_page(painter: QPainter) -> None:
+class _Inks:
+    """The greys and pens of one painting run, each built once and reused for every op
+    that asks for the same one (QPainter copies what it is given, so sharing is safe)."""
+
+    def __init__(self) -> None:
+        self.black = _grey(BLACK)
+        self._greys: dict[int, QColor] = {BLACK: self.black}
+        self._pens: dict[tuple[int, float, bool], QPen] = {}
+
+    def grey(self, level: int) -> QColor:
+        color = self._greys.get(level)
+        if color is None:
+            color = self._greys[level] = _grey(level)
+        return color
+
+    def pen(self, level: int, width: float, flat: bool) -> QPen:
+        """A pen of ``level`` grey; ``flat`` ends for rules, Qt's default ends for frames."""
+        key = (level, width, flat)
+        pen = self._pens.get(key)
+        if pen is None:
+            pen = QPen(self.grey(level), width)
+            if flat:
+                pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            self._pens[key] = pen
+        return pen
+
+
+def _start_paper_page(painter: QPainter, black: QColor) -> None:
     """Record the ink colour at the top of every page, whatever the app's theme.
 
     The print preview records each page as a QPicture and replays it on a widget painter
@@ -74,37 +101,39 @@ def _start_paper_page(painter: QPainter) -> None:
     was never recorded and came out near-white. Changing the pen first forces black in."""
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.setPen(_grey(BLACK))
+    painter.setPen(black)
 
 
 def paint_layout(painter: QPainter, device: QPagedPaintDevice, layout: DocumentLayout) -> None:
     """Paint laid-out pages with an active painter on ``device``, starting new pages."""
     setter = layout.setter
     colors = TrackColors.print_colors()
+    inks = _Inks()
+    black = inks.black
+    no_brush = Qt.BrushStyle.NoBrush
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     for number, page in enumerate(layout.pages):
         if number > 0 and not device.newPage():
             raise ExportError("The printer or PDF writer refused to start a new page.")
-        _start_paper_page(painter)
+        _start_paper_page(painter, black)
         for op in page.ops:
-            if isinstance(op, TextOp):
+            if type(op) is TextOp:
                 painter.setFont(setter.font(op.role))
-                painter.setPen(_grey(BLACK))
+                painter.setPen(black)
                 painter.drawText(op.rect, text_flags(op.align), op.text)
-            elif isinstance(op, LineOp):
-                pen = QPen(_grey(op.grey), op.width)
-                pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-                painter.setPen(pen)
+            elif type(op) is LineOp:
+                painter.setPen(inks.pen(op.grey, op.width, True))
                 painter.drawLine(op.line)
-            elif isinstance(op, BoxOp):
+            elif type(op) is BoxOp:
                 if op.fill is not None:
-                    painter.fillRect(op.rect, _grey(op.fill))
+                    painter.fillRect(op.rect, inks.grey(op.fill))
                 if op.stroke is not None:
-                    painter.setPen(QPen(_grey(op.stroke), op.width))
-                    painter.setBrush(Qt.BrushStyle.NoBrush)
+                    painter.setPen(inks.pen(op.stroke, op.width, False))
+                    painter.setBrush(no_brush)
                     painter.drawRect(op.rect)
             else:
+                assert type(op) is TrackOp
                 font = setter.font_of(op.font_size)
                 if op.block.kind is TrackKind.BAR:
                     paint_hp_bar(painter, op.rect, op.block.track, colors, font, labels=True,

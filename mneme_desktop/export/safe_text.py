@@ -50,17 +50,33 @@ _MODEL_TYPES = (TrackBlock, Column, Table, Text, Fields, Columns, Heading, Sheet
                 CardSheet, ExportDocument)
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""Each model class's field names, looked up once rather than for every block."""
+
+
 def _cleaned(value: object) -> object:
+    if type(value) is str:  # the commonest case first (an Align member is not exactly str)
+        return clean_text(value)
     if isinstance(value, Enum):
         return value
     if isinstance(value, str):
         return clean_text(value)
+    # Nearly all text is printable already: a part in which nothing changed is kept as it
+    # is (the model is frozen, so sharing it is safe) instead of being copied.
     if isinstance(value, tuple):
-        return tuple(_cleaned(item) for item in value)
+        items = tuple(_cleaned(item) for item in value)
+        return value if all(new is old for new, old in zip(items, value, strict=True)) else items
     if isinstance(value, _MODEL_TYPES):
-        changes: dict[str, Any] = {f.name: _cleaned(getattr(value, f.name))
-                                   for f in dataclasses.fields(value)}
-        return dataclasses.replace(value, **changes)
+        names = _FIELD_NAMES.get(type(value))
+        if names is None:
+            names = _FIELD_NAMES[type(value)] = tuple(f.name for f in dataclasses.fields(value))
+        changes: dict[str, Any] = {}
+        for name in names:
+            old = getattr(value, name)
+            new = _cleaned(old)
+            if new is not old:
+                changes[name] = new
+        return dataclasses.replace(value, **changes) if changes else value
     return value  # numbers, damage tracks: not text
 
 

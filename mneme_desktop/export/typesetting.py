@@ -3,6 +3,7 @@ wrapping measured on the target device itself, so nothing is scaled after measur
 
 from __future__ import annotations
 
+import functools
 import re
 from enum import Enum
 
@@ -34,13 +35,13 @@ class Role(Enum):
     TRACK_CELL = (7.0, False)
     FOOTER = (7.0, False)
 
-    @property
-    def size(self) -> float:
-        return self.value[0]
-
-    @property
-    def bold(self) -> bool:
-        return self.value[1]
+    def __init__(self, size: float, bold: bool) -> None:
+        # Plain attributes, not properties over ``value``: layout and painting read them
+        # tens of thousands of times per batch, and Enum's ``value`` is a slow descriptor.
+        self.size = size
+        self.bold = bold
+        self.font_key = (size, bold)
+        """What fonts, metrics and measured widths are cached under."""
 
 
 BLACK = 0
@@ -58,13 +59,17 @@ class Typesetter:
         self.scale = device.logicalDpiY() / 72.0
         self._fonts: dict[tuple[float, bool], QFont] = {}
         self._metrics: dict[tuple[float, bool], QFontMetricsF] = {}
-        self._wraps: dict[tuple[str, Role, float], list[str]] = {}
+        self._advances: dict[tuple[str, tuple[float, bool]], float] = {}
+        self._longest: dict[tuple[str, tuple[float, bool]], float] = {}
+        self._widest: dict[tuple[str, tuple[float, bool]], float] = {}
+        self._wraps: dict[tuple[str, tuple[float, bool], float], list[str]] = {}
 
     def pt(self, points: float) -> float:
         return points * self.scale
 
     def font(self, role: Role) -> QFont:
-        return self.font_of(role.size, role.bold)
+        font = self._fonts.get(role.font_key)
+        return font if font is not None else self.font_of(role.size, role.bold)
 
     def font_of(self, size: float, bold: bool = False) -> QFont:
         key = (size, bold)
@@ -75,7 +80,7 @@ class Typesetter:
         return font
 
     def metrics(self, role: Role) -> QFontMetricsF:
-        key = role.value
+        key = role.font_key
         metrics = self._metrics.get(key)
         if metrics is None:
             metrics = QFontMetricsF(self.font(role), self.device)
@@ -86,19 +91,37 @@ class Typesetter:
         return self.metrics(role).lineSpacing() * 1.06
 
     def advance(self, text: str, role: Role) -> float:
-        return self.metrics(role).horizontalAdvance(text)
+        """The width of ``text``; each distinct string is measured once per font (a batch
+        of sheets repeats the same labels, headers and values many times)."""
+        key = (text, role.font_key)
+        width = self._advances.get(key)
+        if width is None:
+            width = self.metrics(role).horizontalAdvance(text)
+            self._advances[key] = width
+        return width
 
     def longest_word(self, text: str, role: Role) -> float:
         """The widest run between break points (a no-break space joins words)."""
-        return max((self.advance(word, role) for word in _BREAKS.split(text)), default=0.0)
+        key = (text, role.font_key)
+        width = self._longest.get(key)
+        if width is None:
+            width = max((self.advance(word, role) for word in _BREAKS.split(text)),
+                        default=0.0)
+            self._longest[key] = width
+        return width
 
     def widest_line(self, text: str, role: Role) -> float:
-        return max((self.advance(line, role) for line in text.split("\n")), default=0.0)
+        key = (text, role.font_key)
+        width = self._widest.get(key)
+        if width is None:
+            width = max((self.advance(line, role) for line in text.split("\n")), default=0.0)
+            self._widest[key] = width
+        return width
 
     def wrap(self, text: str, role: Role, width: float) -> list[str]:
         """Lines of ``text`` no wider than ``width``: at spaces where possible, inside a
         word only when the word alone is too wide. Newlines always break."""
-        key = (text, role, round(width, 2))
+        key = (text, role.font_key, round(width, 2))
         cached = self._wraps.get(key)
         if cached is not None:
             return cached
@@ -139,5 +162,10 @@ _ALIGN_FLAGS = {
 }
 
 
+@functools.cache
 def text_flags(align: Align) -> int:
+    """The drawText flags for one line of text set with ``align``.
+
+    Cached: Python enum ``|`` is slow and layout plus painting ask for these flags for
+    every line of every page (about 27,000 times for 100 sheets), always the same three."""
     return int(_ALIGN_FLAGS[align] | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextSingleLine)
