@@ -13,6 +13,7 @@ stale temp sweep) through the ``on_open`` and ``before_replace`` hooks.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import sys
@@ -21,6 +22,7 @@ from pathlib import Path
 
 __all__ = [
     "TEMP_NAME_CHARS",
+    "ReadBackError",
     "fsync_directory",
     "replace_file",
     "temp_path",
@@ -36,6 +38,10 @@ def temp_path(path: Path) -> Path:
     sweep tell whether its writer is gone)."""
     name = path.name[:TEMP_NAME_CHARS]
     return path.with_name(f".{name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+
+
+class ReadBackError(OSError):
+    """The file written does not read back as the bytes that were written."""
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -55,6 +61,31 @@ def _fsync_file(fd: int) -> None:
         except OSError:
             pass
     os.fsync(fd)
+
+
+def _check_read_back(fd: int, data: bytes) -> None:
+    """Read the written file back and compare it with ``data`` (ReadBackError if not equal).
+
+    Catches a short or corrupted write (a writer that lost bytes, a file system that
+    truncated or altered them) before the file replaces anything.
+    """
+    size = os.fstat(fd).st_size
+    if size != len(data):
+        raise ReadBackError(errno.EIO, f"the file written holds {size:,} bytes instead of "
+                            f"{len(data):,}; the disk or its file system may be failing")
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    left = size + 1  # one more: a file still growing is not what was written either
+    while left > 0:
+        chunk = os.read(fd, left)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    back = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    if back != data:
+        raise ReadBackError(errno.EIO, "the file written does not read back as written; the "
+                            "disk or its file system may be failing")
 
 
 def fsync_directory(folder: Path) -> None:
@@ -84,6 +115,7 @@ def replace_file(
     new_file_mode: int = 0o666,
     on_open: Callable[[int], None] | None = None,
     before_replace: Callable[[bool], None] | None = None,
+    read_back: bool = False,
 ) -> None:
     """Replace ``path`` with ``data`` atomically and durably; OSError on failure, after
     removing the temp file, with ``path`` untouched.
@@ -92,10 +124,14 @@ def replace_file(
     ``new_file_mode`` less the umask. ``on_open`` gets the temp file's descriptor before
     anything is written; ``before_replace`` is told whether ``path`` existed and runs after
     the data is on disk, just before the rename (an exception there cancels the save).
+    With ``read_back``, the fsynced temp file is read again and must equal ``data``
+    (ReadBackError, an OSError, otherwise): a short or corrupted write never replaces
+    ``path``.
     """
     temp = temp_path(path)
     mode = _target_mode(path)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    access = os.O_RDWR if read_back else os.O_WRONLY
+    flags = access | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(temp, flags, new_file_mode if mode is None else mode)
         try:
@@ -105,6 +141,8 @@ def replace_file(
                 os.fchmod(fd, mode)  # keep the file's permissions, whatever the umask
             _write_all(fd, data)
             _fsync_file(fd)
+            if read_back:
+                _check_read_back(fd, data)
         finally:
             os.close(fd)
         if before_replace is not None:

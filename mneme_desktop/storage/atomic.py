@@ -88,27 +88,31 @@ def _exists(path: Path) -> bool:
         return False
 
 
-def atomic_write(path: Path, data: bytes, *, backups: int = 0) -> None:
+def atomic_write(path: Path, data: bytes, *, backups: int = 0, read_back: bool = False
+                 ) -> None:
     """Replace ``path`` with ``data`` atomically and durably, keeping ``backups`` old versions.
 
     Raises OSError on failure, after removing the temp file; ``path`` is then untouched.
     A BackupError (an OSError) means the previous version could not be kept as backup 1,
-    so it was not replaced. Holds the folder's write lock (re-entrant) throughout.
+    so it was not replaced. With ``read_back``, the written file must read back as
+    ``data`` before it replaces anything (ReadBackError, an OSError, otherwise). Holds the
+    folder's write lock (re-entrant) throughout.
     """
     path = real_target(Path(path))
     with folder_lock(path.parent) as locked:
         _sweep_stale_temps(path, locked=locked)
-        _write_locked(path, data, backups)
+        _write_locked(path, data, backups, read_back)
 
 
-def _write_locked(path: Path, data: bytes, backups: int) -> None:
+def _write_locked(path: Path, data: bytes, backups: int, read_back: bool) -> None:
     def keep_backups(existed: bool) -> None:
         if backups > 0 and existed:
             _rotate_backups(path, backups)
         elif backups == 0:
             _prune_backups(path, 0)
 
-    replace_file(path, data, on_open=_announce_writer, before_replace=keep_backups)
+    replace_file(path, data, on_open=_announce_writer, before_replace=keep_backups,
+                 read_back=read_back)
 
 
 def _announce_writer(fd: int) -> None:

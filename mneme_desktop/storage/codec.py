@@ -86,6 +86,8 @@ def fail_fast_validator(model: type[BaseModel]) -> SchemaValidator:
     gave ten million errors and 14 GB of memory before a message could be shown. A message
     shows a handful, so the rest need not exist. Valid files validate exactly as before.
     """
+    if not model.__pydantic_complete__:  # domain models defer building until first use
+        model.model_rebuild()
     schema = copy.deepcopy(model.__pydantic_core_schema__)
     pending: list[Any] = [schema]
     while pending:
@@ -126,15 +128,29 @@ def _bulk_allocation() -> Iterator[None]:
             gc.enable()
 
 
+def _keep(campaign: Campaign) -> Campaign:
+    """Freeze what a load built (``gc.freeze``), inside :func:`_bulk_allocation`.
+
+    With the collector paused, every object of the campaign is still in the youngest
+    generation; once it is enabled again, the first collections walked all of them (about
+    60 ms for 1,000 characters, 0.9 s for 10,000) only to find none was garbage. Frozen,
+    later collections skip them. Freezing takes no time and keeps nothing alive: an object
+    that is no longer used is still released when its last reference goes (campaign
+    models hold no reference cycles). Objects that were already waiting for a collection
+    are frozen with them; the app's start-up freezes the same way.
+    """
+    gc.freeze()
+    return campaign
+
+
 def campaign_to_json(campaign: Campaign) -> bytes:
     """The file form of a campaign: UTF-8 JSON, 2-space indent, keys in schema order, newline.
 
     Deterministic: the same campaign always gives the same bytes, so files diff cleanly and
     unchanged campaigns are recognised by comparing bytes.
     """
-    try:
-        text = campaign.model_dump_json(indent=INDENT)
-        return text.encode("utf-8") + b"\n"
+    try:  # straight to UTF-8 bytes: model_dump_json's str and its encoding are two copies
+        return campaign.__pydantic_serializer__.to_json(campaign, indent=INDENT) + b"\n"
     except (PydanticSerializationError, UnicodeEncodeError, ValueError) as exc:
         raise CampaignSaveError(
             f"The campaign could not be written out: {exc}. Nothing was saved."
@@ -330,11 +346,11 @@ def _decode(raw: bytes, source: Path | str | None, registry: MigrationRegistry) 
             # Defaults fill in for construction in code; a file must say what it is.
             if campaign.model_fields_set >= _REQUIRED_IN_FILE:
                 _check_duplicates(raw, campaign, source)
-                return campaign
+                return _keep(campaign)
     except ValidationError as exc:
         _report_plain_errors(exc, raw, source)
     with _bulk_allocation():
-        return _slow_path(raw, source, registry)
+        return _keep(_slow_path(raw, source, registry))
 
 
 def _check_duplicates(raw: bytes, campaign: Campaign, source: Path | str | None) -> None:
