@@ -40,6 +40,10 @@ from mneme_desktop.ui.session import Tell
 if TYPE_CHECKING:
     from mneme_desktop.export.document import ExportTarget
 
+from mneme_desktop.ui.i18n import tr
+
+_CTX = "CampaignItems"
+
 
 def blank_character(name: str, kind: CharacterKind) -> Character:
     """A new sheet: every characteristic 7, the middle of 2d6."""
@@ -59,21 +63,22 @@ class CampaignItems:
     def add_character(self, kind: CharacterKind | str) -> Character:
         kind = CharacterKind(kind)
         taken = {c.name for c in self.document.campaign.characters}
-        base = "New Character" if kind is CharacterKind.PLAYER else "New NPC"
+        base = tr(_CTX, "New Character") if kind is CharacterKind.PLAYER else tr(_CTX, "New NPC")
         character = blank_character(unique_name(base, taken), kind)
         commands.add_character(self.document, character)
         return character
 
     def add_template(self) -> AdversaryTemplate:
         taken = {t.name for t in self.document.campaign.adversary_library}
-        stats = blank_character(unique_name("New Adversary", taken), CharacterKind.ADVERSARY)
+        stats = blank_character(unique_name(tr(_CTX,
+                "New Adversary"), taken), CharacterKind.ADVERSARY)
         template = AdversaryTemplate(stats=stats)
         commands.add_template(self.document, template)
         return template
 
     def add_encounter(self) -> Encounter:
         taken = {e.name for e in self.document.campaign.encounters}
-        encounter = Encounter(name=unique_name("New Encounter", taken))
+        encounter = Encounter(name=unique_name(tr(_CTX, "New Encounter"), taken))
         commands.add_encounter(self.document, encounter)
         return encounter
 
@@ -121,7 +126,7 @@ class CampaignItems:
         try:
             character = import_character(path)
         except CharacterImportError as exc:
-            self._tell("Cannot import character", str(exc))
+            self._tell(tr(_CTX, "Cannot import character"), str(exc))
             return None
         if self.document.campaign.find_character(character.id) is not None:
             character.id = new_id()
@@ -144,7 +149,7 @@ class CampaignItems:
         try:
             export_character(character, path)
         except (CampaignSaveError, OSError) as exc:
-            self._tell("Could not export character", str(exc))
+            self._tell(tr(_CTX, "Could not export character"), str(exc))
             return False
         return True
 

@@ -27,6 +27,9 @@ from mneme_desktop.domain.edits import (
 )
 from mneme_desktop.rules.wounds import ThresholdBasis
 from mneme_desktop.ui.document import CampaignDocument, DocumentCommand
+from mneme_desktop.ui.i18n import tr
+
+_CTX = "Commands"
 
 __all__ = [
     "MERGE_PATCH",
@@ -159,7 +162,8 @@ def _remove_item(document: CampaignDocument, where: ItemList, item_id: str, text
 
 def add_character(document: CampaignDocument, character: Character,
                   index: int | None = None) -> None:
-    _insert_item(document, "characters", character, index, f"Add {character.name}")
+    _insert_item(document, "characters", character, index, tr(_CTX, "Add {0}").format(
+            character.name))
 
 
 def remove_character(document: CampaignDocument, character_id: str) -> None:
@@ -176,7 +180,7 @@ def remove_character(document: CampaignDocument, character_id: str) -> None:
                 edits.append(SetEncounterField(before.id, name, _copy(old), new))
     index = campaign.characters.index(character)
     edits.append(RemoveItem("characters", index, character.model_copy(deep=True)))
-    push_patch(document, Patch(f"Delete {character.name}", tuple(edits)))
+    push_patch(document, Patch(tr(_CTX, "Delete {0}").format(character.name), tuple(edits)))
 
 
 def _copy(value: object) -> object:
@@ -189,27 +193,28 @@ def _copy(value: object) -> object:
 def add_template(document: CampaignDocument, template: AdversaryTemplate,
                  index: int | None = None) -> None:
     _insert_item(document, "adversary_library", template, index,
-                 f"Add template {template.name}")
+                 tr(_CTX, "Add template {0}").format(template.name))
 
 
 def remove_template(document: CampaignDocument, template_id: str) -> None:
-    _remove_item(document, "adversary_library", template_id, "Delete template")
+    _remove_item(document, "adversary_library", template_id, tr(_CTX, "Delete template"))
 
 
 def add_encounter(document: CampaignDocument, encounter: Encounter,
                   index: int | None = None) -> None:
-    _insert_item(document, "encounters", encounter, index, f"Add encounter {encounter.name}")
+    _insert_item(document, "encounters", encounter, index, tr(_CTX, "Add encounter {0}").format(
+            encounter.name))
 
 
 def remove_encounter(document: CampaignDocument, encounter_id: str) -> None:
-    _remove_item(document, "encounters", encounter_id, "Delete encounter")
+    _remove_item(document, "encounters", encounter_id, tr(_CTX, "Delete encounter"))
 
 
 def rename_encounter(document: CampaignDocument, encounter_id: str, name: str) -> None:
     encounter = document.campaign.encounter(encounter_id)
     old = encounter.name
     Encounter.model_validate({**encounter.model_dump(), "name": name})
-    push_patch(document, Patch(f"Rename {old} to {name}",
+    push_patch(document, Patch(tr(_CTX, "Rename {0} to {1}").format(old, name),
                                (SetEncounterField(encounter_id, "name", old, name),)))
 
 
@@ -219,4 +224,5 @@ class ThresholdBasisCommand(PatchCommand):
     def __init__(self, document: CampaignDocument, basis: ThresholdBasis) -> None:
         old = document.threshold_basis
         edit = SetRulesOption("threshold_basis", old, basis)
-        super().__init__(document, Patch(f"Wound thresholds: {basis.value}", (edit,)))
+        super().__init__(document, Patch(tr(_CTX, "Wound thresholds: {0}").format(
+                basis.value), (edit,)))

@@ -17,6 +17,10 @@ from mneme_desktop.ui.models.navigator_nodes import Group, Node
 if TYPE_CHECKING:
     from mneme_desktop.ui.models.navigator_model import NavigatorModel
 
+from mneme_desktop.ui.i18n import tr
+
+_CTX = "NavigatorTree"
+
 
 class NavigatorTree(QTreeView):
     """The navigator's view; one model per open document."""
@@ -29,7 +33,7 @@ class NavigatorTree(QTreeView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.EditKeyPressed
                              | QAbstractItemView.EditTrigger.SelectedClicked)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self.setAccessibleName("Campaign navigator")
+        self.setAccessibleName(tr(_CTX, "Campaign navigator"))
         self.setMinimumWidth(160)
         self.navigator_model: NavigatorModel | None = None
         self._selected_before_reset: str | None = None

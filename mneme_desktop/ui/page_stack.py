@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from mneme_desktop.ui.views.encounter_view import EncounterView
     from mneme_desktop.ui.views.healing_view import HealingView
 
+from mneme_desktop.ui.i18n import tr, tr_noop
+
+_CTX = "PageStack"
+
 
 class Page:
     EMPTY = 0
@@ -30,12 +34,12 @@ class Page:
 
 
 _HINTS = {
-    Group.PLAYERS: "Add a player character with Campaign ▸ Add Player Character "
-                   "(Ctrl+Shift+P), or import one with File ▸ Import Character.",
-    Group.NPCS: "Add an NPC with Campaign ▸ Add NPC (Ctrl+Shift+N).",
-    Group.LIBRARY: "Adversary templates are stat blocks that encounters copy: "
-                   "Campaign ▸ Add Adversary Template (Ctrl+Shift+T).",
-    Group.ENCOUNTERS: "Set up a fight with Campaign ▸ Add Encounter (Ctrl+Shift+E).",
+    Group.PLAYERS: tr_noop(_CTX, "Add a player character with Campaign ▸ Add Player Character "
+                                 "(Ctrl+Shift+P), or import one with File ▸ Import Character."),
+    Group.NPCS: tr_noop(_CTX, "Add an NPC with Campaign ▸ Add NPC (Ctrl+Shift+N)."),
+    Group.LIBRARY: tr_noop(_CTX, "Adversary templates are stat blocks that encounters copy: "
+                                 "Campaign ▸ Add Adversary Template (Ctrl+Shift+T)."),
+    Group.ENCOUNTERS: tr_noop(_CTX, "Set up a fight with Campaign ▸ Add Encounter (Ctrl+Shift+E)."),
 }
 
 
@@ -104,17 +108,18 @@ class PageStack(QStackedWidget):
         return self.healing_view
 
     def show_opening(self, name: str) -> None:
-        set_rich_text(self.empty_label, "<h2>Opening {}…</h2>", name)
+        set_rich_text(self.empty_label, tr(_CTX, "<h2>Opening {}…</h2>"), name)
         self.setCurrentIndex(Page.EMPTY)
 
     def show_empty(self, node: Node | None) -> None:
         """The empty page: for a group heading, how to add to it; else, what to choose."""
         if node is not None and node.is_group:
             set_rich_text(self.empty_label, "<h2>{}</h2><p>{}</p>", node.group.label,
-                          _HINTS[node.group])
+                          tr(_CTX, _HINTS[node.group]))
         else:
-            set_rich_text(self.empty_label, "<h2>Nothing selected</h2><p>Choose a character or "
-                          "an encounter in the campaign navigator.</p>")
+            set_rich_text(self.empty_label, tr(_CTX, "<h2>Nothing selected</h2><p>Choose a "
+                                                     "character or an encounter in the campaign "
+                                                     "navigator.</p>"))
         self.setCurrentIndex(Page.EMPTY)
 
     def shown_entity_id(self) -> str | None:

@@ -36,6 +36,9 @@ from mneme_desktop.storage import (
 )
 from mneme_desktop.storage.recovery import changes_between
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.i18n import tr
+
+_CTX = "Session"
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +132,9 @@ class CampaignSession(QObject):
         try:
             install_sample_campaign(target)
         except OSError as exc:
-            self._tell("Sample campaign", f"Could not copy the sample campaign: {exc}")
-            self._show_new(Campaign(name="New Campaign"))
+            self._tell(tr(_CTX, "Sample campaign"), tr(_CTX,
+                    "Could not copy the sample campaign: {0}").format(exc))
+            self._show_new(Campaign(name=tr(_CTX, "New Campaign")))
             return True
         self.context.settings.first_run_done = True
         return self.open_path(target)
@@ -140,9 +144,10 @@ class CampaignSession(QObject):
         if not untitled:
             return False
         entry = untitled[0]
-        answer = self._ask("Recover unsaved campaign",
-                           f"An unsaved campaign, “{entry.campaign_name}”, was autosaved "
-                           f"({entry.label}) before {APP_NAME} last closed.\n\nRecover it?",
+        answer = self._ask(tr(_CTX, "Recover unsaved campaign"),
+                           tr(_CTX, "An unsaved campaign, “{0}”, was autosaved ({1}) before {2} "
+                                    "last closed.\n\nRecover it?").format(
+                                            entry.campaign_name, entry.label, APP_NAME),
                            Button.Yes | Button.No, Button.Yes)
         if answer != Button.Yes:
             self.autosaves.discard(entry)
@@ -150,7 +155,7 @@ class CampaignSession(QObject):
         try:
             campaign = self.autosaves.load(entry)
         except CampaignLoadError as exc:
-            self._tell("Recover", str(exc))
+            self._tell(tr(_CTX, "Recover"), str(exc))
             return False
         self.autosaves.discard(entry)
         self._show_new(campaign)
@@ -167,16 +172,17 @@ class CampaignSession(QObject):
         lock = CampaignLock(path, self.context.paths.lock_dir)
         holder = lock.live_holder()
         if holder is not None:
-            answer = self._ask("Campaign already open",
-                               f"“{path.name}” is already open: {holder.describe()}.\n\n"
-                               "Opening it twice can lose the changes made in one of them. "
-                               "Open it anyway?", Button.Open | Button.Cancel, Button.Cancel)
+            answer = self._ask(tr(_CTX, "Campaign already open"),
+                               tr(_CTX, "“{0}” is already open: {1}.\n\nOpening it twice can lose "
+                                        "the changes made in one of them. Open it anyway?").format(
+                                   path.name, holder.describe()),
+                               Button.Open | Button.Cancel, Button.Cancel)
             if answer != Button.Open:
                 return False
         try:
             loaded = load_campaign_file(path)
         except CampaignLoadError as exc:
-            self._tell("Cannot open campaign", str(exc))
+            self._tell(tr(_CTX, "Cannot open campaign"), str(exc))
             return False
         try:
             lock.acquire(force=True)
@@ -187,17 +193,19 @@ class CampaignSession(QObject):
         entry = self.autosaves.recoverable(path)
         if entry is not None:
             summary = self.autosaves.recovery_summary(entry, path)
-            answer = self._ask("Recover unsaved changes",
-                               f"There are unsaved changes to “{path.name}” autosaved "
-                               f"{entry.label}.\n\n{summary}\n\nRecover them? "
-                               "(No keeps the file as it is and deletes the autosave.)",
+            answer = self._ask(tr(_CTX, "Recover unsaved changes"),
+                               tr(_CTX, "There are unsaved changes to “{0}” autosaved "
+                                        "{1}.\n\n{2}\n\nRecover them? (No keeps the file as it is "
+                                        "and deletes the autosave.)").format(
+                                                path.name, entry.label, summary),
                                Button.Yes | Button.No, Button.Yes)
             if answer == Button.Yes:
                 try:
                     campaign = self.autosaves.load(entry)
                     recovered = True
                 except CampaignLoadError as exc:
-                    self._tell("Recover", f"The autosave is damaged and was not used: {exc}")
+                    self._tell(tr(_CTX, "Recover"), tr(_CTX,
+                            "The autosave is damaged and was not used: {0}").format(exc))
             else:
                 self.autosaves.discard(entry)
         self.release_lock()
@@ -213,7 +221,7 @@ class CampaignSession(QObject):
             opened.mark_unsaved()
         self.context.settings.add_recent(path)
         self.context.save_settings()
-        self.status.emit(f"Opened {path}", 5000)
+        self.status.emit(tr(_CTX, "Opened {0}").format(path), 5000)
         return True
 
     def new_campaign(self) -> bool:
@@ -221,7 +229,7 @@ class CampaignSession(QObject):
         if not self.maybe_save():
             return False
         self.release_lock()
-        self._show_new(Campaign(name="New Campaign"))
+        self._show_new(Campaign(name=tr(_CTX, "New Campaign")))
         return True
 
     # --- saving ------------------------------------------------------------------------
@@ -264,10 +272,10 @@ class CampaignSession(QObject):
         except FileChangedError as exc:
             return self._changed_on_disk(document, path, exc, overwrite_read_only)
         except ReadOnlyFileError:
-            answer = self._ask("File is read-only",
-                               f"“{path.name}” is read-only. Save anyway?\n\n"
-                               "Yes overwrites the read-only file; Save saves a copy under "
-                               "another name; Cancel does not save.",
+            answer = self._ask(tr(_CTX, "File is read-only"),
+                               tr(_CTX, "“{0}” is read-only. Save anyway?\n\nYes overwrites the "
+                                        "read-only file; Save saves a copy under another name; "
+                                        "Cancel does not save.").format(path.name),
                                Button.Yes | Button.Save | Button.Cancel, Button.Cancel)
             if answer == Button.Save:
                 return self.save_as()
@@ -276,7 +284,7 @@ class CampaignSession(QObject):
             self._read_only_allowed.add(path)  # asked once per file and session
             return self.save_to(path, expected_hash=expected_hash, overwrite_read_only=True)
         except CampaignSaveError as exc:
-            self._tell("Could not save", str(exc))
+            self._tell(tr(_CTX, "Could not save"), str(exc))
             return False
         old_path = document.path
         if old_path is None:
@@ -289,7 +297,7 @@ class CampaignSession(QObject):
         document.mark_saved(path, new_hash)
         self.context.settings.add_recent(path)
         self.context.save_settings()
-        self.status.emit(f"Saved {path}", 5000)
+        self.status.emit(tr(_CTX, "Saved {0}").format(path), 5000)
         return True
 
     def _changed_on_disk(self, document: CampaignDocument, path: Path, exc: FileChangedError,
@@ -301,24 +309,27 @@ class CampaignSession(QObject):
         try:
             outside = load_campaign_file(path)
         except CampaignLoadError as load_error:
-            summary = f"The file on disk cannot be read, so it cannot be reloaded: {load_error}"
+            summary = tr(_CTX,
+                "The file on disk cannot be read, so it cannot be reloaded: {0}").format(load_error)
         else:
             buttons |= Button.Reset
-            summary = ("The file on disk, compared with your version, has: "
-                       f"{changes_between(document.campaign, outside.campaign)}.\n\n"
-                       "Reload opens the file as it is on disk; your unsaved changes are "
-                       "dropped.")
-        answer = self._ask("File changed on disk",
-                           f"{exc}\n\n{summary}\n\nOverwrite replaces the file with your "
-                           "version.", buttons, Button.Cancel,
-                           labels={Button.Save: "Overwrite", Button.Reset: "Reload"})
+            summary = (tr(_CTX, "The file on disk, compared with your version, has: {0}.\n\nReload "
+                                "opens the file as it is on disk; your unsaved changes are "
+                                "dropped.").format(
+                                        changes_between(document.campaign, outside.campaign)))
+        answer = self._ask(tr(_CTX, "File changed on disk"),
+                           tr(_CTX, "{0}\n\n{1}\n\nOverwrite replaces the file with your "
+                                    "version.").format(exc, summary),
+                           buttons, Button.Cancel,
+                           labels={Button.Save: tr(_CTX, "Overwrite"),
+                                   Button.Reset: tr(_CTX, "Reload")})
         if answer == Button.Save:
             return self.save_to(path, expected_hash=None,
                                 overwrite_read_only=overwrite_read_only)
         if answer == Button.Reset and outside is not None:
             self.autosaves.discard(source=path)
             self._show(CampaignDocument(outside.campaign, path, outside.content_hash))
-            self.status.emit(f"Reloaded {path} from disk", 5000)
+            self.status.emit(tr(_CTX, "Reloaded {0} from disk").format(path), 5000)
         return False
 
     def autosave_now(self) -> bool:
@@ -334,10 +345,10 @@ class CampaignSession(QObject):
             else:
                 self.autosaves.write(document.campaign, untitled_id=document.campaign.id)
         except CampaignSaveError as exc:
-            self.status.emit(f"Autosave failed: {exc}", 10_000)
+            self.status.emit(tr(_CTX, "Autosave failed: {0}").format(exc), 10_000)
             log.warning("Autosave failed: %s", exc)
             return False
-        self.status.emit("Autosaved", 3000)
+        self.status.emit(tr(_CTX, "Autosaved"), 3000)
         return True
 
     def maybe_save(self) -> bool:
@@ -346,9 +357,10 @@ class CampaignSession(QObject):
         document = self._document
         if document is None or not document.modified:
             return True
-        answer = self._ask("Unsaved changes",
-                           f"“{document.campaign.name}” has unsaved changes.\n\n"
-                           "Save them before closing?",
+        answer = self._ask(tr(_CTX, "Unsaved changes"),
+                           tr(_CTX,
+                               "“{0}” has unsaved changes.\n\nSave them before closing?").format(
+                                       document.campaign.name),
                            Button.Save | Button.Discard | Button.Cancel, Button.Save)
         if answer == Button.Save:
             return self.save()

@@ -28,6 +28,10 @@ from mneme_desktop.ui.models.roles import ID_ROLE
 if TYPE_CHECKING:
     from mneme_desktop.ui.views.encounter_view import EncounterView
 
+from mneme_desktop.ui.i18n import tr
+
+_CTX = "EncounterDialogs"
+
 __all__ = ["AddAdversariesDialog", "AddCharactersDialog", "InitiativeDialog", "TacticsDialog"]
 
 class InitiativeDialog(QDialog):
@@ -35,25 +39,28 @@ class InitiativeDialog(QDialog):
 
     def __init__(self, skills: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Roll initiative")
+        self.setWindowTitle(tr(_CTX, "Roll initiative"))
         form = QFormLayout(self)
         self.skill_combo = QComboBox(objectName="initiative_skill")
         self.skill_combo.setEditable(True)
         self.skill_combo.addItem("")
         self.skill_combo.addItems(skills)
-        self.skill_combo.setToolTip("Each combatant adds their level in this skill (Recon, "
-                                    "Tactics, a weapon skill); no skill adds nothing")
-        form.addRow("Skill", self.skill_combo)
-        self.only_missing_check = QCheckBox("Only those without initiative",
+        self.skill_combo.setToolTip(tr(_CTX, "Each combatant adds their level in this skill "
+                                             "(Recon, Tactics, a weapon skill); no skill adds "
+                                             "nothing"))
+        form.addRow(tr(_CTX, "Skill"), self.skill_combo)
+        self.only_missing_check = QCheckBox(tr(_CTX, "Only those without initiative"),
                                             objectName="only_missing")
         form.addRow(self.only_missing_check)
         self.ambush_combo = QComboBox(objectName="ambush")
-        self.ambush_combo.addItem("No ambush: everyone rolls", None)
+        self.ambush_combo.addItem(tr(_CTX, "No ambush: everyone rolls"), None)
         for side in Side:
-            self.ambush_combo.addItem(f"{side.label} are prepared (12 + DEX DM)", side)
-        self.ambush_combo.setToolTip("In an ambush the prepared side counts an automatic 12")
-        form.addRow("Ambush", self.ambush_combo)
-        buttons = ok_cancel_buttons(self, "Roll")
+            self.ambush_combo.addItem(tr(_CTX, "{0} are prepared (12 + DEX DM)").format(
+                    side.label), side)
+        self.ambush_combo.setToolTip(tr(_CTX, "In an ambush the prepared side counts an "
+                                              "automatic 12"))
+        form.addRow(tr(_CTX, "Ambush"), self.ambush_combo)
+        buttons = ok_cancel_buttons(self, tr(_CTX, "Roll"))
         form.addRow(buttons)
         self.buttons = buttons
 
@@ -67,26 +74,28 @@ class TacticsDialog(QDialog):
 
     def __init__(self, view: EncounterView) -> None:
         super().__init__(view)
-        self.setWindowTitle("Tactics check")
+        self.setWindowTitle(tr(_CTX, "Tactics check"))
         self._view = view
         form = QFormLayout(self)
         self.leader_combo = QComboBox(objectName="tactics_leader")
-        form.addRow("Leader", self.leader_combo)
+        form.addRow(tr(_CTX, "Leader"), self.leader_combo)
         self.difficulty_combo = QComboBox(objectName="tactics_difficulty")
         for difficulty in TACTICS_DIFFICULTIES:
             self.difficulty_combo.addItem(
-                f"{difficulty} (Effect at most ±{tactics_max_effect(difficulty)})", difficulty)
+                tr(_CTX, "{0} (Effect at most ±{1})").format(
+                        difficulty, tactics_max_effect(difficulty)), difficulty)
         self.difficulty_combo.setCurrentIndex(1)
-        form.addRow("Declared risk", self.difficulty_combo)
+        form.addRow(tr(_CTX, "Declared risk"), self.difficulty_combo)
         self.dm_spin = QSpinBox(objectName="tactics_dm", minimum=-15, maximum=15)
-        self.dm_spin.setToolTip("Tactics level (unskilled -3) + INT DM + wound penalty")
-        form.addRow("DM", self.dm_spin)
+        self.dm_spin.setToolTip(tr(_CTX, "Tactics level (unskilled -3) + INT DM + wound penalty"))
+        form.addRow(tr(_CTX, "DM"), self.dm_spin)
         self.dice_edit = QLineEdit(objectName="tactics_dice")
-        self.dice_edit.setPlaceholderText("empty: roll in the app; or the table's dice, 4 5")
-        form.addRow("Dice", self.dice_edit)
+        self.dice_edit.setPlaceholderText(tr(_CTX, "empty: roll in the app; or the table's dice, "
+                                                   "4 5"))
+        form.addRow(tr(_CTX, "Dice"), self.dice_edit)
         self.unit_list = QListWidget(objectName="tactics_unit")
-        self.unit_list.setToolTip("Everyone in direct communication with the leader")
-        form.addRow("Unit", self.unit_list)
+        self.unit_list.setToolTip(tr(_CTX, "Everyone in direct communication with the leader"))
+        form.addRow(tr(_CTX, "Unit"), self.unit_list)
         buttons = ok_cancel_buttons(self)
         form.addRow(buttons)
         self.buttons = buttons
@@ -134,19 +143,19 @@ class AddAdversariesDialog(QDialog):
 
     def __init__(self, campaign: Campaign, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Add adversaries")
+        self.setWindowTitle(tr(_CTX, "Add adversaries"))
         form = QFormLayout(self)
         self.template_combo = QComboBox(objectName="template")
         for template in campaign.adversary_library:
             self.template_combo.addItem(template.name, template.id)
-        form.addRow("Template", self.template_combo)
+        form.addRow(tr(_CTX, "Template"), self.template_combo)
         self.count_spin = QSpinBox(objectName="count", minimum=1, maximum=500, value=1)
-        form.addRow("How many", self.count_spin)
+        form.addRow(tr(_CTX, "How many"), self.count_spin)
         self.side_combo = QComboBox(objectName="side")
         for side in Side:
             self.side_combo.addItem(side.label, side)
         self.side_combo.setCurrentIndex(self.side_combo.findData(Side.ENEMIES))
-        form.addRow("Side", self.side_combo)
+        form.addRow(tr(_CTX, "Side"), self.side_combo)
         buttons = ok_cancel_buttons(self)
         form.addRow(buttons)
         self.buttons = buttons
@@ -158,7 +167,7 @@ class AddCharactersDialog(QDialog):
     def __init__(self, campaign: Campaign, encounter: Encounter,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Add characters")
+        self.setWindowTitle(tr(_CTX, "Add characters"))
         form = QFormLayout(self)
         present = {c.character_id for c in encounter.combatants}
         self.character_list = QListWidget(objectName="characters")
@@ -174,7 +183,7 @@ class AddCharactersDialog(QDialog):
         self.side_combo = QComboBox(objectName="side")
         for side in Side:
             self.side_combo.addItem(side.label, side)
-        form.addRow("Side", self.side_combo)
+        form.addRow(tr(_CTX, "Side"), self.side_combo)
         buttons = ok_cancel_buttons(self)
         form.addRow(buttons)
         self.buttons = buttons

@@ -45,7 +45,10 @@ from mneme_desktop.export.placement import RenderResult
 from mneme_desktop.settings import PageSize, Settings
 from mneme_desktop.ui.dialogs.buttons import ok_cancel_buttons
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.widgets.plain_text import message_box
+
+_CTX = "ExportDialog"
 
 __all__ = [
     "ChooseFile",
@@ -79,17 +82,17 @@ def report_to_user(parent: QWidget | None, ok: bool, message: str) -> None:
         if isinstance(window, QMainWindow):
             window.statusBar().showMessage(message, 10_000)
         else:
-            message_box(QMessageBox.Icon.Information, "Export", message,
+            message_box(QMessageBox.Icon.Information, tr(_CTX, "Export"), message,
                         QMessageBox.StandardButton.Ok, parent).exec()
         return
-    message_box(QMessageBox.Icon.Warning, "Export failed", message,
+    message_box(QMessageBox.Icon.Warning, tr(_CTX, "Export failed"), message,
                 QMessageBox.StandardButton.Ok, parent).exec()
 
 
 def _unexpected(exc: Exception) -> str:
     log.exception("Export failed unexpectedly")
-    return (f"The export failed unexpectedly ({type(exc).__name__}: {exc}). Nothing was "
-            "written. The details are in the log file.")
+    return (tr(_CTX, "The export failed unexpectedly ({0}: {1}). Nothing was written. The "
+                     "details are in the log file.").format(type(exc).__name__, exc))
 
 
 # --- printing ------------------------------------------------------------------------------
@@ -128,7 +131,7 @@ def make_print_preview(
     configure_device(printer, options.page_size)
     printer.setDocName(model.title)
     dialog = QPrintPreviewDialog(printer, parent)
-    dialog.setWindowTitle(f"Print preview: {model.title}")
+    dialog.setWindowTitle(tr(_CTX, "Print preview: {0}").format(model.title))
     painter = _PreviewPainter(model)
     dialog.paintRequested.connect(painter.paint)
     # Kept on the dialog so the painter and printer live as long as the dialog.
@@ -195,16 +198,16 @@ class ExportDialog(QDialog):
 
     def __init__(self, options: ExportOptions, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"Export {title}")
+        self.setWindowTitle(tr(_CTX, "Export {0}").format(title))
         self.format_combo = QComboBox()
         for fmt in ExportFormat:
-            self.format_combo.addItem(fmt.label, fmt.value)
+            self.format_combo.addItem(tr(_CTX, fmt.label), fmt.value)
         self.page_combo = QComboBox()
         for size in PageSize:
-            self.page_combo.addItem(size.value, size.value)
+            self.page_combo.addItem(tr(_CTX, size.value), size.value)
         self.page_combo.setCurrentIndex(list(PageSize).index(options.page_size))
-        self.blank_radio = QRadioButton("Blank track, for pencil")
-        self.damage_radio = QRadioButton("Current damage and conditions")
+        self.blank_radio = QRadioButton(tr(_CTX, "Blank track, for pencil"))
+        self.damage_radio = QRadioButton(tr(_CTX, "Current damage and conditions"))
         self._damage_group = QButtonGroup(self)
         for button in (self.blank_radio, self.damage_radio):
             self._damage_group.addButton(button)
@@ -215,12 +218,12 @@ class ExportDialog(QDialog):
         damage_layout.addWidget(self.blank_radio)
         damage_layout.addWidget(self.damage_radio)
         form = QFormLayout()
-        form.addRow("Format", self.format_combo)
-        form.addRow("Paper", self.page_combo)
-        form.addRow("Damage", damage)
+        form.addRow(tr(_CTX, "Format"), self.format_combo)
+        form.addRow(tr(_CTX, "Paper"), self.page_combo)
+        form.addRow(tr(_CTX, "Damage"), damage)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        layout.addWidget(ok_cancel_buttons(self, "Export…"))
+        layout.addWidget(ok_cancel_buttons(self, tr(_CTX, "Export…")))
         self.format_combo.currentIndexChanged.connect(self._format_changed)
         self._format_changed()
 
@@ -245,7 +248,7 @@ def choose_export_file(parent: QWidget | None, suggested: Path) -> tuple[Path, E
     filters = ";;".join(fmt.file_filter for fmt in formats)
     initial = ExportFormat.from_suffix(suggested) or ExportFormat.PDF
     name, chosen_filter = QFileDialog.getSaveFileName(
-        parent, "Export", str(suggested), filters, initial.file_filter
+        parent, tr(_CTX, "Export"), str(suggested), filters, initial.file_filter
     )
     if not name:
         return None
@@ -307,5 +310,5 @@ def export_with_dialog(
     except Exception as exc:
         tell(parent, False, _unexpected(exc))
         return None
-    tell(parent, True, f"Exported to {path}")
+    tell(parent, True, tr(_CTX, "Exported to {0}").format(path))
     return path

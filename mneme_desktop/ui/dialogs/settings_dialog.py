@@ -17,11 +17,15 @@ from PySide6.QtWidgets import (
 from mneme_desktop.rules.wounds import ThresholdBasis
 from mneme_desktop.settings import PageSize, Settings, Theme
 from mneme_desktop.ui.dialogs.buttons import ok_cancel_buttons
+from mneme_desktop.ui.i18n import tr, tr_noop
+
+_CTX = "SettingsDialog"
 
 _BASIS_LABELS = {
-    ThresholdBasis.HP_FRACTIONS: "HP fractions: seriously at ⌊HP/3⌋, critically at ⌊2·HP/3⌋",
-    ThresholdBasis.CHARACTERISTIC: "Characteristic: seriously at best physical characteristic, "
-                                   "critically at twice it",
+    ThresholdBasis.HP_FRACTIONS: tr_noop(_CTX, "HP fractions: seriously at ⌊HP/3⌋, critically at "
+                                               "⌊2·HP/3⌋"),
+    ThresholdBasis.CHARACTERISTIC: tr_noop(_CTX, "Characteristic: seriously at best physical "
+                                                 "characteristic, critically at twice it"),
 }
 
 
@@ -31,57 +35,57 @@ class SettingsDialog(QDialog):
     def __init__(self, settings: Settings, basis: ThresholdBasis,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Settings")
+        self.setWindowTitle(tr(_CTX, "Settings"))
         self.setObjectName("settings_dialog")
         self._settings = settings.copy()
 
-        rules_box = QGroupBox("Rules options (saved in this campaign)")
+        rules_box = QGroupBox(tr(_CTX, "Rules options (saved in this campaign)"))
         rules_form = QFormLayout(rules_box)
         self.basis_combo = QComboBox()
         self.basis_combo.setObjectName("basis_combo")
         for option, label in _BASIS_LABELS.items():
-            self.basis_combo.addItem(label, option)
+            self.basis_combo.addItem(tr(_CTX, label), option)
         self.basis_combo.setCurrentIndex(self.basis_combo.findData(basis))
-        rules_form.addRow("Wound thresholds:", self.basis_combo)
-        note = QLabel("The chapters disagree here; HP fractions are the default because they "
-                      "also drive care levels and bleeding.")
+        rules_form.addRow(tr(_CTX, "Wound thresholds:"), self.basis_combo)
+        note = QLabel(tr(_CTX, "The chapters disagree here; HP fractions are the default because "
+                               "they also drive care levels and bleeding."))
         note.setWordWrap(True)
         rules_form.addRow(note)
 
-        app_box = QGroupBox("Application")
+        app_box = QGroupBox(tr(_CTX, "Application"))
         form = QFormLayout(app_box)
         self.theme_combo = QComboBox()
         self.theme_combo.setObjectName("theme_combo")
         for theme in Theme:
-            self.theme_combo.addItem(theme.value.capitalize(), theme)
+            self.theme_combo.addItem(tr(_CTX, theme.value.capitalize()), theme)
         self.theme_combo.setCurrentIndex(self.theme_combo.findData(settings.theme))
-        form.addRow("Theme:", self.theme_combo)
+        form.addRow(tr(_CTX, "Theme:"), self.theme_combo)
 
         self.autosave_spin = QSpinBox()
         self.autosave_spin.setObjectName("autosave_spin")
         self._bound(self.autosave_spin, "autosave_interval_s")
-        self.autosave_spin.setSuffix(" s")
+        self.autosave_spin.setSuffix(tr(_CTX, " s"))
         self.autosave_spin.setValue(settings.autosave_interval_s)
-        self.autosave_spin.setToolTip(Settings.limits("autosave_interval_s").description)
-        form.addRow("Autosave every:", self.autosave_spin)
+        self.autosave_spin.setToolTip(tr(_CTX, Settings.limits("autosave_interval_s").description))
+        form.addRow(tr(_CTX, "Autosave every:"), self.autosave_spin)
 
         self.backups_spin = QSpinBox()
         self.backups_spin.setObjectName("backups_spin")
         self._bound(self.backups_spin, "backup_count")
         self.backups_spin.setValue(settings.backup_count)
-        self.backups_spin.setToolTip(Settings.limits("backup_count").description)
-        form.addRow("Backups kept:", self.backups_spin)
+        self.backups_spin.setToolTip(tr(_CTX, Settings.limits("backup_count").description))
+        form.addRow(tr(_CTX, "Backups kept:"), self.backups_spin)
 
-        print_box = QGroupBox("Printing")
+        print_box = QGroupBox(tr(_CTX, "Printing"))
         print_form = QFormLayout(print_box)
         self.page_combo = QComboBox()
         self.page_combo.setObjectName("page_combo")
         for size in PageSize:
-            self.page_combo.addItem(size.value, size)
+            self.page_combo.addItem(tr(_CTX, size.value), size)
         self.page_combo.setCurrentIndex(self.page_combo.findData(settings.page_size))
-        print_form.addRow("Page size:", self.page_combo)
-        self.damage_check = QCheckBox("Print current damage on sheets (otherwise blank boxes "
-                                      "for pencil)")
+        print_form.addRow(tr(_CTX, "Page size:"), self.page_combo)
+        self.damage_check = QCheckBox(tr(_CTX, "Print current damage on sheets (otherwise blank "
+                                               "boxes for pencil)"))
         self.damage_check.setObjectName("damage_check")
         self.damage_check.setChecked(settings.print_current_damage)
         print_form.addRow(self.damage_check)

@@ -17,6 +17,10 @@ from mneme_desktop.ui.widgets.plain_text import TOOLTIP_LIMIT, clip
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
 
+from mneme_desktop.ui.i18n import tr, tr_noop
+
+_CTX = "EncounterLogModel"
+
 __all__ = ["EncounterLogModel"]
 
 
@@ -34,8 +38,14 @@ class EncounterLogModel(HeadedTableModel):
 
     COL_ROUND, COL_ACTOR, COL_ACTION, COL_TARGET, COL_ROLL, COL_EFFECT, COL_DAMAGE, \
         COL_CHANGES, COL_TEXT = range(9)
-    HEADERS = ("Rd", "Actor", "Action", "Target", "Roll", "Effect", "Damage", "State changes",
-               "Details")
+    HEADERS = (tr_noop(_CTX, "Rd"), tr_noop(_CTX, "Actor"), tr_noop(_CTX, "Action"),
+               tr_noop(_CTX, "Target"), tr_noop(_CTX, "Roll"), tr_noop(_CTX, "Effect"),
+               tr_noop(_CTX, "Damage"), tr_noop(_CTX, "State changes"), tr_noop(_CTX, "Details"))
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        value = super().headerData(section, orientation, role)
+        return tr(_CTX, value) if isinstance(value, str) and value else value
 
     def __init__(self, document: CampaignDocument, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -189,7 +199,7 @@ def _log_cell(entry: EncounterLogEntry, column: int) -> str:
             return ""
         roll = "+".join(map(str, entry.dice))
         if entry.difficulty is not None:
-            roll += f" {entry.modifier:+d} vs {entry.difficulty}"
+            roll += tr(_CTX, " {0:+d} vs {1}").format(entry.modifier, entry.difficulty)
         return roll
     if column == EncounterLogModel.COL_EFFECT:
         return "" if entry.effect is None else f"{entry.effect:+d}"

@@ -11,8 +11,11 @@ from mneme_desktop.domain import AdversaryTemplate, Character, CharacterKind, En
 from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.ui import commands
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.navigator_nodes import Group, Node
 from mneme_desktop.ui.models.roles import ENTITY_ROLE, ID_ROLE, SORT_ROLE, WOUND_STATE_ROLE
+
+_CTX = "NavigatorModel"
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -157,7 +160,7 @@ class NavigatorModel(QAbstractItemModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return f"{node.group.label} ({len(self._rows[node.group])})"
             if role == Qt.ItemDataRole.ToolTipRole:
-                return _GROUP_TIPS[node.group]
+                return tr(_CTX, _GROUP_TIPS[node.group])
             if role == SORT_ROLE:
                 return int(node.group)
             return None
@@ -179,11 +182,14 @@ class NavigatorModel(QAbstractItemModel):
             if role == WOUND_STATE_ROLE:
                 return state
             if role == Qt.ItemDataRole.ToolTipRole:
-                return (f"{character.name} — UPP {character.upp}, HP {character.hit_points}, "
-                        f"damage {character.damage} ({state.label})")
+                return (tr(_CTX, "{0} — UPP {1}, HP {2}, damage {3} ({4})").format(
+                    character.name, character.upp, character.hit_points, character.damage,
+                    state.label))
         elif isinstance(entity, Encounter) and role == Qt.ItemDataRole.ToolTipRole:
-            status = "not started" if not entity.started else f"round {entity.round}"
-            return f"{entity.name}: {len(entity.combatants)} combatants, {status}"
+            status = (tr(_CTX, "not started") if not entity.started
+                      else tr(_CTX, "round {0}").format(entity.round))
+            return tr(_CTX, "{0}: {1} combatants, {2}").format(
+                    entity.name, len(entity.combatants), status)
         return None
 
     def setData(self, index: AnyIndex, value: Any,
@@ -197,11 +203,12 @@ class NavigatorModel(QAbstractItemModel):
             return False
         try:
             if isinstance(entity, Character):
-                commands.edit_character(self._document, entity, f"Rename {entity.name} to {name}",
+                commands.edit_character(self._document, entity, tr(_CTX,
+                        "Rename {0} to {1}").format(entity.name, name),
                                         lambda c: setattr(c, "name", name))
             elif isinstance(entity, AdversaryTemplate):
                 commands.edit_character(self._document, entity.stats,
-                                        f"Rename {entity.name} to {name}",
+                                        tr(_CTX, "Rename {0} to {1}").format(entity.name, name),
                                         lambda c: setattr(c, "name", name))
             else:
                 commands.rename_encounter(self._document, entity.id, name)
@@ -212,13 +219,13 @@ class NavigatorModel(QAbstractItemModel):
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return "Campaign"
+            return tr(_CTX, "Campaign")
         return None
 
 
 _GROUP_TIPS = {
-    Group.PLAYERS: "The player characters of this campaign",
-    Group.NPCS: "Non-player characters kept between sessions",
-    Group.LIBRARY: "Adversary templates: encounters make numbered copies of them",
-    Group.ENCOUNTERS: "Fights and other timed scenes",
+    Group.PLAYERS: tr_noop(_CTX, "The player characters of this campaign"),
+    Group.NPCS: tr_noop(_CTX, "Non-player characters kept between sessions"),
+    Group.LIBRARY: tr_noop(_CTX, "Adversary templates: encounters make numbered copies of them"),
+    Group.ENCOUNTERS: tr_noop(_CTX, "Fights and other timed scenes"),
 }

@@ -6,6 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from mneme_desktop.ui.i18n import tr, tr_noop
+
+_CTX = "NavigatorNodes"
+
+_GROUP_LABELS = (tr_noop(_CTX, "Player Characters"), tr_noop(_CTX, "NPCs"),
+                 tr_noop(_CTX, "Adversary Library"), tr_noop(_CTX, "Encounters"))
+
 
 class Group(IntEnum):
     PLAYERS = 0
@@ -15,7 +22,8 @@ class Group(IntEnum):
 
     @property
     def label(self) -> str:
-        return ("Player Characters", "NPCs", "Adversary Library", "Encounters")[self]
+        """The group's name, in the user's language."""
+        return tr(_CTX, _GROUP_LABELS[self])
 
 
 @dataclass(frozen=True)

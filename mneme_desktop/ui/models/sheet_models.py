@@ -42,6 +42,7 @@ from mneme_desktop.rules.checks import UNSKILLED
 from mneme_desktop.rules.dice import Scale
 from mneme_desktop.ui.commands import edit_character
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.roles import (
     CHOICES_ROLE,
     EDITOR_ROLE,
@@ -52,6 +53,8 @@ from mneme_desktop.ui.models.roles import (
     VALUE_ROLE,
 )
 from mneme_desktop.ui.widgets.delegates import EditorKind, EditorSpec
+
+_CTX = "SheetModels"
 
 __all__ = [
     "ArmorTableModel",
@@ -86,7 +89,7 @@ def describe_error(exc: Exception) -> str:
             if error["type"] == "string_too_short" and error.get("ctx", {}).get(
                 "min_length"
             ) == 1:
-                message = "cannot be empty"
+                message = tr(_CTX, "cannot be empty")
             if message not in parts:
                 parts.append(message)
         return "; ".join(parts)
@@ -99,7 +102,7 @@ def skill_dm_text(character: Character, skill_label: str) -> str:
         return ""
     level = character.skill_level(skill_label)
     if level is None:
-        return f"{format_modifier(UNSKILLED)} (unskilled)"
+        return tr(_CTX, "{0} (unskilled)").format(format_modifier(UNSKILLED))
     return format_modifier(level)
 
 
@@ -128,7 +131,7 @@ class Column:
 
 def _text(value: object) -> str:
     if not isinstance(value, str):
-        raise ValueError("expected text")
+        raise ValueError(tr(_CTX, "expected text"))
     return value.strip()
 
 
@@ -138,13 +141,13 @@ def _optional_text(value: object) -> str | None:
 
 def _integer(value: object) -> int:
     if isinstance(value, bool):
-        raise ValueError("expected a whole number")
+        raise ValueError(tr(_CTX, "expected a whole number"))
     if isinstance(value, int):
         return value
     try:
         return int(str(value).strip())
     except ValueError:
-        raise ValueError(f"{value!r} is not a whole number") from None
+        raise ValueError(tr(_CTX, "{0!r} is not a whole number").format(value)) from None
 
 
 def _enum_parser(enum_type: type[Enum]) -> Callable[[object], object]:
@@ -153,7 +156,7 @@ def _enum_parser(enum_type: type[Enum]) -> Callable[[object], object]:
             return enum_type(value)
         except ValueError:
             known = ", ".join(str(member.value) for member in enum_type)
-            raise ValueError(f"{value!r} is not one of {known}") from None
+            raise ValueError(tr(_CTX, "{0!r} is not one of {1}").format(value, known)) from None
 
     return parse
 
@@ -166,8 +169,8 @@ def _thrown(value: object) -> Decimal | None:
         return Decimal(text)
     except InvalidOperation:
         raise ValueError(
-            f"{text!r} is not a number: write the Thrown value like 0.5 or 1.5, "
-            "or leave it empty for a weapon that is not thrown"
+            tr(_CTX, "{0!r} is not a number: write the Thrown value like 0.5 or 1.5, or leave it "
+                     "empty for a weapon that is not thrown").format(text)
         ) from None
 
 
@@ -210,6 +213,9 @@ class CharacterItemsModel(QAbstractTableModel):
     item_type: ClassVar[type[BaseModel]]
     list_field: ClassVar[str]
     noun: ClassVar[str]
+    nouns: ClassVar[str]
+    """What one item (``noun``) and several (``nouns``) are called, untranslated source
+    texts (marked with :func:`tr_noop`, translated where shown)."""
     columns: ClassVar[tuple[Column, ...]]
 
     def __init__(self, document: CampaignDocument, character_id: str | None = None,
@@ -290,9 +296,9 @@ class CharacterItemsModel(QAbstractTableModel):
             return None
         column = self.columns[section]
         if role == Qt.ItemDataRole.DisplayRole:
-            return column.header
+            return tr(_CTX, column.header)
         if role == Qt.ItemDataRole.ToolTipRole and column.header_tooltip:
-            return column.header_tooltip
+            return tr(_CTX, column.header_tooltip)
         return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
@@ -378,7 +384,7 @@ class CharacterItemsModel(QAbstractTableModel):
                 {**item.model_dump(), column.field: new_value}
             )
         except (ValidationError, ValueError, TypeError) as exc:
-            self._reject(f"{column.header}: {describe_error(exc)}")
+            self._reject(tr(_CTX, "{0}: {1}").format(tr(_CTX, column.header), describe_error(exc)))
             return False
         if edited == item:
             return True
@@ -389,8 +395,9 @@ class CharacterItemsModel(QAbstractTableModel):
             items[row] = edited
             setattr(character, field, items)
 
-        label = _item_label(item, self.noun)
-        return self._edit(f"Edit {column.header.lower()} of {label}", change)
+        label = _item_label(item, tr(_CTX, self.noun))
+        text = tr(_CTX, "Edit {0} of {1}").format(tr(_CTX, column.header).lower(), label)
+        return self._edit(text, change)
 
     # --- adding and removing -----------------------------------------------------------------
 
@@ -408,8 +415,9 @@ class CharacterItemsModel(QAbstractTableModel):
         def change(character: Character) -> None:
             setattr(character, field, [*getattr(character, field), added])
 
-        name = _item_label(added, self.noun)
-        if not self._edit(f"Add {self.noun} {name}", change):
+        noun = tr(_CTX, self.noun)
+        name = _item_label(added, noun)
+        if not self._edit(tr(_CTX, "Add {0} {1}").format(noun, name), change):
             return None
         return len(self._items) - 1
 
@@ -419,14 +427,15 @@ class CharacterItemsModel(QAbstractTableModel):
         if not doomed or self.character() is None:
             return False
         field = self.list_field
-        names = [_item_label(self._items[row], self.noun) for row in doomed]
+        noun = tr(_CTX, self.noun)
+        names = [_item_label(self._items[row], noun) for row in doomed]
 
         def change(character: Character) -> None:
             items = list(getattr(character, field))
             setattr(character, field, [x for i, x in enumerate(items) if i not in doomed])
 
-        text = (f"Remove {self.noun} {names[0]}" if len(names) == 1
-                else f"Remove {len(names)} {self.noun}s")
+        text = (tr(_CTX, "Remove {0} {1}").format(noun, names[0]) if len(names) == 1
+                else tr(_CTX, "Remove {0} {1}").format(len(names), tr(_CTX, self.nouns)))
         return self._edit(text, change)
 
     # --- helpers -------------------------------------------------------------------------------
@@ -434,7 +443,7 @@ class CharacterItemsModel(QAbstractTableModel):
     def _edit(self, text: str, change: Callable[[Character], None]) -> bool:
         character = self.character()
         if character is None:
-            self._reject("This character is no longer in the campaign.")
+            self._reject(tr(_CTX, "This character is no longer in the campaign."))
             return False
         try:
             edit_character(self._document, character, text, change)
@@ -456,9 +465,10 @@ def _skill_sort(skill: Skill) -> str:
 
 def _skill_dm_tooltip(skill: Skill, _character: Character) -> str:
     return (
-        f"Skill-{skill.level} adds {format_modifier(skill.level)} to checks with "
-        f"{skill.label}. Without any level in a skill a check is made unskilled, at "
-        f"{format_modifier(UNSKILLED)}; Skill-0 is a skill and rolls at +0."
+        tr(_CTX, "Skill-{0} adds {1} to checks with {2}. Without any level in a skill a check is "
+                 "made unskilled, at {3}; Skill-0 is a skill and rolls at +0.").format(
+                     skill.level, format_modifier(skill.level), skill.label,
+                     format_modifier(UNSKILLED))
     )
 
 
@@ -467,22 +477,25 @@ class SkillsTableModel(CharacterItemsModel):
 
     item_type = Skill
     list_field = "skills"
-    noun = "skill"
+    noun = tr_noop(_CTX, "skill")
+    nouns = tr_noop(_CTX, "skills")
     columns = (
-        Column("Name", lambda s, _c: s.name, "name", _text_editor(100), parse=_text,
+        Column(tr_noop(_CTX, "Name"), lambda s, _c: s.name, "name", _text_editor(100), parse=_text,
                sort_key=_skill_sort),
-        Column("Specialty", lambda s, _c: s.specialty or "", "specialty",
-               _text_editor(100, "none"), edit_value=lambda s: s.specialty or "",
+        Column(tr_noop(_CTX, "Specialty"), lambda s, _c: s.specialty or "", "specialty",
+               _text_editor(100, tr_noop(_CTX, "none")), edit_value=lambda s: s.specialty or "",
                parse=_optional_text),
-        Column("Level", lambda s, _c: str(s.level), "level", _int_editor(0, MAX_SKILL_LEVEL),
+        Column(tr_noop(_CTX, "Level"),
+               lambda s, _c: str(s.level), "level", _int_editor(0, MAX_SKILL_LEVEL),
                parse=_integer, sort_key=lambda s: s.level, numeric=True),
-        Column("Roll DM", lambda s, _c: format_modifier(s.level), sort_key=lambda s: s.level,
+        Column(tr_noop(_CTX, "Roll DM"),
+               lambda s, _c: format_modifier(s.level), sort_key=lambda s: s.level,
                tooltip=_skill_dm_tooltip, numeric=True,
-               header_tooltip=f"The level held; unskilled checks take {UNSKILLED}"),
+               header_tooltip=tr_noop(_CTX, "The level held; unskilled checks take -3")),
     )
 
     def new_item(self) -> Skill:
-        return Skill(name="New skill", level=0)
+        return Skill(name=tr(_CTX, "New skill"), level=0)
 
 
 # --- weapons ---------------------------------------------------------------------------------
@@ -492,19 +505,21 @@ def _damage_tooltip(weapon: Weapon, _character: Character) -> str:
     dice = weapon.damage_dice
     scale = ""
     if dice.scale is not Scale.NONE:
-        scale = f", {dice.scale.label} scale (x{dice.scale.multiplier})"
+        scale = tr(_CTX, ", {0} scale (x{1})").format(dice.scale.label, dice.scale.multiplier)
     mean = float(dice.mean)
-    return f"{dice}: {dice.minimum} to {dice.maximum}, average {mean:g}{scale}"
+    return tr(_CTX, "{0}: {1} to {2}, average {3:g}{4}").format(
+            dice, dice.minimum, dice.maximum, mean, scale)
 
 
 def _aim_text(weapon: Weapon, _character: Character) -> str:
-    return f"+{weapon.aim_modifier}" if weapon.aim_modifier else "none"
+    return f"+{weapon.aim_modifier}" if weapon.aim_modifier else tr(_CTX, "none")
 
 
 def _aim_tooltip(weapon: Weapon, _character: Character) -> str:
     if weapon.aim_modifier:
-        return f"Each aim action gives +{weapon.aim_modifier} to the next attack (at most 6 aims)."
-    return "No aim modifier: each aim action gives +1 to the next attack (at most +6)."
+        return tr(_CTX, "Each aim action gives +{0} to the next attack (at most 6 aims).").format(
+                weapon.aim_modifier)
+    return tr(_CTX, "No aim modifier: each aim action gives +1 to the next attack (at most +6).")
 
 
 def _thrown_text(weapon: Weapon, character: Character) -> str:
@@ -512,16 +527,17 @@ def _thrown_text(weapon: Weapon, character: Character) -> str:
         return ""
     strength = character.characteristic("str") or 0
     straight, lobbed = thrown_range(strength, str(weapon.thrown))
-    return f"{_decimal_text(weapon.thrown)} ({straight} m / {lobbed} m lobbed)"
+    return tr(_CTX, "{0} ({1} m / {2} m lobbed)").format(
+            _decimal_text(weapon.thrown), straight, lobbed)
 
 
 def _thrown_tooltip(weapon: Weapon, character: Character) -> str:
     if weapon.thrown is None:
-        return "Not a thrown weapon (type a Thrown value like 0.5 to make it one)."
+        return tr(_CTX, "Not a thrown weapon (type a Thrown value like 0.5 to make it one).")
     strength = character.characteristic("str") or 0
     thrown = _decimal_text(weapon.thrown)
-    return (f"Thrown {thrown}: STR {strength} x {thrown} metres straight, "
-            "three times that lobbed, rounded down.")
+    return (tr(_CTX, "Thrown {0}: STR {1} x {2} metres straight, three times that lobbed, "
+                     "rounded down.").format(thrown, strength, thrown))
 
 
 def _weapon_skill_text(weapon: Weapon, character: Character) -> str:
@@ -531,12 +547,13 @@ def _weapon_skill_text(weapon: Weapon, character: Character) -> str:
 
 def _weapon_skill_tooltip(weapon: Weapon, character: Character) -> str:
     if not weapon.skill.strip():
-        return "The skill this weapon is used with, e.g. Gun Combat (Slug Rifle)."
+        return tr(_CTX, "The skill this weapon is used with, e.g. Gun Combat (Slug Rifle).")
     level = character.skill_level(weapon.skill)
     if level is None:
-        return (f"{character.name} has no {weapon.skill}: attacks are unskilled, at "
-                f"{format_modifier(UNSKILLED)}.")
-    return f"{character.name} rolls {weapon.skill} at {format_modifier(level)}."
+        return (tr(_CTX, "{0} has no {1}: attacks are unskilled, at {2}.").format(
+                character.name, weapon.skill, format_modifier(UNSKILLED)))
+    return tr(_CTX, "{0} rolls {1} at {2}.").format(
+            character.name, weapon.skill, format_modifier(level))
 
 
 class WeaponsTableModel(CharacterItemsModel):
@@ -544,39 +561,47 @@ class WeaponsTableModel(CharacterItemsModel):
 
     item_type = Weapon
     list_field = "weapons"
-    noun = "weapon"
+    noun = tr_noop(_CTX, "weapon")
+    nouns = tr_noop(_CTX, "weapons")
     columns = (
-        Column("Name", lambda w, _c: w.name, "name", _text_editor(200), parse=_text,
+        Column(tr_noop(_CTX, "Name"), lambda w, _c: w.name, "name", _text_editor(200), parse=_text,
                sort_key=_casefold_sort),
-        Column("Damage", lambda w, _c: w.damage, "damage", EditorSpec(EditorKind.DICE),
+        Column(tr_noop(_CTX, "Damage"),
+               lambda w, _c: w.damage, "damage", EditorSpec(EditorKind.DICE),
                parse=_text, tooltip=_damage_tooltip,
-               header_tooltip="Damage dice, e.g. 3d6, 3d3-2; a D, H or K prefix sets the scale"),
-        Column("Rate of attack", lambda w, _c: str(w.rate_of_attack), "rate_of_attack",
+               header_tooltip=tr_noop(_CTX, "Damage dice, e.g. 3d6, 3d3-2; a D, H or K prefix "
+                                            "sets the scale")),
+        Column(tr_noop(_CTX, "Rate of attack"),
+               lambda w, _c: str(w.rate_of_attack), "rate_of_attack",
                _int_editor(1, 1000), parse=_integer, sort_key=lambda w: w.rate_of_attack,
                numeric=True),
-        Column("Range", lambda w, _c: w.range_class.label, "range_class", _choice_editor(),
+        Column(tr_noop(_CTX, "Range"),
+               lambda w, _c: w.range_class.label, "range_class", _choice_editor(),
                parse=_enum_parser(RangeClass),
                sort_key=lambda w: list(RangeClass).index(w.range_class),
                choices=tuple((r.label, r.value) for r in RangeClass)),
-        Column("Aim", _aim_text, "aim_modifier", _int_editor(0, 99), parse=_integer,
+        Column(tr_noop(_CTX, "Aim"), _aim_text, "aim_modifier", _int_editor(0, 99), parse=_integer,
                sort_key=lambda w: w.aim_modifier, tooltip=_aim_tooltip, numeric=True),
-        Column("Thrown", _thrown_text, "thrown", _text_editor(8, "not thrown"),
+        Column(tr_noop(_CTX, "Thrown"),
+               _thrown_text, "thrown", _text_editor(8, tr_noop(_CTX, "not thrown")),
                edit_value=lambda w: "" if w.thrown is None else _decimal_text(w.thrown),
                parse=_thrown, tooltip=_thrown_tooltip),
-        Column("Ready", lambda w, _c: str(w.ready_actions), "ready_actions", _int_editor(0, 99),
+        Column(tr_noop(_CTX, "Ready"),
+               lambda w, _c: str(w.ready_actions), "ready_actions", _int_editor(0, 99),
                parse=_integer, sort_key=lambda w: w.ready_actions, numeric=True,
-               header_tooltip="Minor actions to ready the weapon"),
-        Column("Reload", lambda w, _c: str(w.reload_actions), "reload_actions",
+               header_tooltip=tr_noop(_CTX, "Minor actions to ready the weapon")),
+        Column(tr_noop(_CTX, "Reload"), lambda w, _c: str(w.reload_actions), "reload_actions",
                _int_editor(0, 99), parse=_integer, sort_key=lambda w: w.reload_actions,
-               numeric=True, header_tooltip="Minor actions to reload"),
-        Column("Skill", _weapon_skill_text, "skill",
-               _text_editor(200, "e.g. Gun Combat (Slug Rifle)"),
+               numeric=True, header_tooltip=tr_noop(_CTX, "Minor actions to reload")),
+        Column(tr_noop(_CTX, "Skill"), _weapon_skill_text, "skill",
+               _text_editor(200, tr_noop(_CTX, "e.g. Gun Combat (Slug Rifle)")),
                edit_value=lambda w: w.skill, parse=_text, tooltip=_weapon_skill_tooltip,
-               header_tooltip="The skill used to attack, with the DM this character rolls at"),
+               header_tooltip=tr_noop(_CTX, "The skill used to attack, with the DM this "
+                                            "character rolls at")),
     )
 
     def new_item(self) -> Weapon:
-        return Weapon(name="New weapon", damage="1d6")
+        return Weapon(name=tr(_CTX, "New weapon"), damage="1d6")
 
 
 # --- armor and cover -------------------------------------------------------------------------
@@ -587,27 +612,28 @@ class ArmorTableModel(CharacterItemsModel):
 
     item_type = Armor
     list_field = "armor"
-    noun = "armor"
+    noun = tr_noop(_CTX, "armor")
+    nouns = tr_noop(_CTX, "armors")
     columns = (
-        Column("Name", lambda a, _c: a.name, "name", _text_editor(200), parse=_text,
+        Column(tr_noop(_CTX, "Name"), lambda a, _c: a.name, "name", _text_editor(200), parse=_text,
                sort_key=_casefold_sort),
-        Column("Rating", lambda a, _c: str(a.rating), "rating", _int_editor(0, 999),
+        Column(tr_noop(_CTX, "Rating"), lambda a, _c: str(a.rating), "rating", _int_editor(0, 999),
                parse=_integer, sort_key=lambda a: a.rating, numeric=True,
-               header_tooltip="Armor rating: subtracted from each damage roll"),
-        Column("Scale", lambda a, _c: a.scale.label, "scale", _choice_editor(),
+               header_tooltip=tr_noop(_CTX, "Armor rating: subtracted from each damage roll")),
+        Column(tr_noop(_CTX, "Scale"), lambda a, _c: a.scale.label, "scale", _choice_editor(),
                parse=_enum_parser(Scale), sort_key=lambda a: list(Scale).index(a.scale),
                choices=tuple((s.label, s.value) for s in Scale)),
-        Column("Worn", lambda a, _c: "", "worn", checkable=True,
+        Column(tr_noop(_CTX, "Worn"), lambda a, _c: "", "worn", checkable=True,
                sort_key=lambda a: int(a.worn),
-               header_tooltip="Only worn armor protects"),
+               header_tooltip=tr_noop(_CTX, "Only worn armor protects")),
     )
 
     def new_item(self) -> Armor:
-        return Armor(name="New armor", rating=0)
+        return Armor(name=tr(_CTX, "New armor"), rating=0)
 
 
 def _cover_tooltip(cover: CoverItem, _character: Character) -> str:
-    return f"{cover.remaining_hp} of {cover.hp} HP left"
+    return tr(_CTX, "{0} of {1} HP left").format(cover.remaining_hp, cover.hp)
 
 
 class CoverTableModel(CharacterItemsModel):
@@ -615,22 +641,26 @@ class CoverTableModel(CharacterItemsModel):
 
     item_type = CoverItem
     list_field = "cover_items"
-    noun = "cover"
+    noun = tr_noop(_CTX, "cover")
+    nouns = tr_noop(_CTX, "covers")
     columns = (
-        Column("Name", lambda c, _ch: c.name, "name", _text_editor(200), parse=_text,
+        Column(tr_noop(_CTX, "Name"), lambda c, _ch: c.name, "name", _text_editor(200), parse=_text,
                sort_key=_casefold_sort),
-        Column("Protection", lambda c, _ch: str(c.protection), "protection", _int_editor(0, 99),
+        Column(tr_noop(_CTX, "Protection"),
+               lambda c, _ch: str(c.protection), "protection", _int_editor(0, 99),
                parse=_integer, sort_key=lambda c: c.protection, numeric=True,
-               header_tooltip="The Difficulty it adds (a shield: 2)"),
-        Column("HP", lambda c, _ch: str(c.hp), "hp", _int_editor(0, 99_999), parse=_integer,
+               header_tooltip=tr_noop(_CTX, "The Difficulty it adds (a shield: 2)")),
+        Column(tr_noop(_CTX, "HP"),
+               lambda c, _ch: str(c.hp), "hp", _int_editor(0, 99_999), parse=_integer,
                sort_key=lambda c: c.hp, tooltip=_cover_tooltip, numeric=True),
-        Column("Damage taken", lambda c, _ch: str(c.damage), "damage", _int_editor(0, 99_999),
+        Column(tr_noop(_CTX, "Damage taken"),
+               lambda c, _ch: str(c.damage), "damage", _int_editor(0, 99_999),
                parse=_integer, sort_key=lambda c: c.damage, tooltip=_cover_tooltip,
                numeric=True),
     )
 
     def new_item(self) -> CoverItem:
-        return CoverItem(name="New cover", protection=0)
+        return CoverItem(name=tr(_CTX, "New cover"), protection=0)
 
 
 # --- conditions ------------------------------------------------------------------------------
@@ -641,13 +671,13 @@ def _condition_started(condition: Condition, _character: Character) -> str:
     if condition.started_at is not None:
         parts.append(condition.started_at.label)
     if condition.started_round is not None:
-        parts.append(f"round {condition.started_round}")
+        parts.append(tr(_CTX, "round {0}").format(condition.started_round))
     return ", ".join(parts) or "—"
 
 
 def _condition_tooltip(condition: Condition, _character: Character) -> str:
     if condition.expires_at is not None:
-        return f"{condition.label} until {condition.expires_at.label}"
+        return tr(_CTX, "{0} until {1}").format(condition.label, condition.expires_at.label)
     return condition.label
 
 
@@ -656,14 +686,17 @@ class ConditionsTableModel(CharacterItemsModel):
 
     item_type = Condition
     list_field = "conditions"
-    noun = "condition"
+    noun = tr_noop(_CTX, "condition")
+    nouns = tr_noop(_CTX, "conditions")
     columns = (
-        Column("Condition", lambda c, _ch: c.kind.label,
+        Column(tr_noop(_CTX, "Condition"), lambda c, _ch: c.kind.label,
                sort_key=lambda c: list(ConditionKind).index(c.kind),
                tooltip=_condition_tooltip),
-        Column("Detail", lambda c, _ch: c.detail, "detail", _text_editor(200, "e.g. left arm"),
+        Column(tr_noop(_CTX, "Detail"),
+               lambda c, _ch: c.detail, "detail",
+               _text_editor(200, tr_noop(_CTX, "e.g. left arm")),
                parse=_text),
-        Column("Started", _condition_started,
+        Column(tr_noop(_CTX, "Started"), _condition_started,
                sort_key=lambda c: c.started_at.total_seconds if c.started_at else -1),
     )
 

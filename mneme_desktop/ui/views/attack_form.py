@@ -29,19 +29,23 @@ from mneme_desktop.domain import Characteristic
 from mneme_desktop.domain.combat import AttackMode, AttackRequest, PlanOutcome
 from mneme_desktop.rules.actions import HIT_LOCATIONS, DefenseKind
 from mneme_desktop.rules.checks import CoverLevel
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.attack_models import AttackTargetsModel, DifficultyTermsModel
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
+_CTX = "AttackForm"
+
 __all__ = ["AttackForm"]
 
-_FROM_ROWS = "As on the targets' rows"
+_FROM_ROWS = tr_noop(_CTX, "As on the targets' rows")
 
 
 def _cover_levels(combo: QComboBox, from_rows: bool = False) -> None:
     if from_rows:
-        combo.addItem(_FROM_ROWS, None)
+        combo.addItem(tr(_CTX, _FROM_ROWS), None)
     for level in CoverLevel:
-        text = "None" if level is CoverLevel.NONE else f"{level.label.capitalize()} (+{int(level)})"
+        text = tr(_CTX,
+            "None") if level is CoverLevel.NONE else f"{level.label.capitalize()} (+{int(level)})"
         combo.addItem(text, level)
 
 
@@ -49,8 +53,8 @@ class AttackForm(QWidget):
     """The resolver's widgets, laid out, and the attack request they describe (the
     resolver fills them from the fight and connects them to the rules)."""
 
-    _ROLL_TIP = "Roll the attack and its damage here (Ctrl+Return)"
-    _DICE_TIP = "Resolve with the dice typed here (Enter in the dice field)"
+    _ROLL_TIP = tr_noop(_CTX, "Roll the attack and its damage here (Ctrl+Return)")
+    _DICE_TIP = tr_noop(_CTX, "Resolve with the dice typed here (Enter in the dice field)")
 
     def _build(self) -> None:
         """Make and lay out every widget; the resolver connects them afterwards."""
@@ -66,30 +70,32 @@ class AttackForm(QWidget):
         scroll.setWidget(inputs)
         outer.addWidget(scroll, 1)
 
-        who = QGroupBox("Attack")
+        who = QGroupBox(tr(_CTX, "Attack"))
         form = QFormLayout(who)
         self.mode_combo = QComboBox(objectName="attack_mode")
-        self.mode_combo.addItem("Attack", AttackMode.ATTACK)
-        self.mode_combo.addItem("Defend (double one defence)", AttackMode.DEFEND)
-        self.mode_combo.setToolTip("Defend: a significant action that only defends; success "
-                                   "takes no damage, and one defence modifier is doubled.")
-        form.addRow("Action", self.mode_combo)
+        self.mode_combo.addItem(tr(_CTX, "Attack"), AttackMode.ATTACK)
+        self.mode_combo.addItem(tr(_CTX, "Defend (double one defence)"), AttackMode.DEFEND)
+        self.mode_combo.setToolTip(tr(_CTX, "Defend: a significant action that only defends; "
+                                            "success takes no damage, and one defence modifier "
+                                            "is doubled."))
+        form.addRow(tr(_CTX, "Action"), self.mode_combo)
         self.attacker_combo = QComboBox(objectName="attacker")
-        form.addRow("Attacker", self.attacker_combo)
+        form.addRow(tr(_CTX, "Attacker"), self.attacker_combo)
         self.weapon_combo = QComboBox(objectName="weapon")
-        form.addRow("Weapon", self.weapon_combo)
+        form.addRow(tr(_CTX, "Weapon"), self.weapon_combo)
         row = QHBoxLayout()
         self.characteristic_combo = QComboBox(objectName="characteristic")
-        self.characteristic_combo.addItem("STR", Characteristic.STR)
-        self.characteristic_combo.addItem("DEX", Characteristic.DEX)
-        self.characteristic_combo.setToolTip("Characteristic whose DM the roll adds "
-                                             "(melee: STR, others: DEX by default)")
+        self.characteristic_combo.addItem(tr(_CTX, "STR"), Characteristic.STR)
+        self.characteristic_combo.addItem(tr(_CTX, "DEX"), Characteristic.DEX)
+        self.characteristic_combo.setToolTip(tr(_CTX, "Characteristic whose DM the roll adds "
+                                                      "(melee: STR, others: DEX by default)"))
         self.extra_dm_spin = QSpinBox(objectName="extra_dm", minimum=-12, maximum=12)
-        self.extra_dm_spin.setPrefix("other DM ")
-        self.extra_dm_spin.setToolTip("Equipment and other DMs (scope +1, laser sight +1 ...)")
+        self.extra_dm_spin.setPrefix(tr(_CTX, "other DM "))
+        self.extra_dm_spin.setToolTip(tr(_CTX, "Equipment and other DMs (scope +1, laser sight "
+                                               "+1 ...)"))
         row.addWidget(self.characteristic_combo)
         row.addWidget(self.extra_dm_spin)
-        form.addRow("Roll", row)
+        form.addRow(tr(_CTX, "Roll"), row)
         self.targets_model = AttackTargetsModel(self)
         self.targets_view = QTableView(objectName="targets")
         self.targets_view.setModel(self.targets_model)
@@ -101,69 +107,72 @@ class AttackForm(QWidget):
         header.setSectionResizeMode(AttackTargetsModel.COL_TARGET, QHeaderView.ResizeMode.Stretch)
         self.targets_view.setMinimumHeight(110)
         self.targets_view.setEditTriggers(QAbstractItemView.EditTrigger.AllEditTriggers)
-        self.targets_view.setToolTip("Tick one or more targets. Attacks: each target's share "
-                                     "of the rate of attack (declared before rolling).")
-        form.addRow("Targets", self.targets_view)
+        self.targets_view.setToolTip(tr(_CTX, "Tick one or more targets. Attacks: each target's "
+                                              "share of the rate of attack (declared before "
+                                              "rolling)."))
+        form.addRow(tr(_CTX, "Targets"), self.targets_view)
         layout.addWidget(who)
 
-        difficulty = QGroupBox("Difficulty")
+        difficulty = QGroupBox(tr(_CTX, "Difficulty"))
         dform = QFormLayout(difficulty)
         self.base_spin = QSpinBox(objectName="base_difficulty", minimum=2, maximum=20, value=8)
-        dform.addRow("Base", self.base_spin)
+        dform.addRow(tr(_CTX, "Base"), self.base_spin)
         self.cover_combo = QComboBox(objectName="cover")
         _cover_levels(self.cover_combo, from_rows=True)
-        self.cover_combo.setToolTip("The targets' cover: as set on their rows (the largest "
-                                    "among several targets), or the level chosen here")
+        self.cover_combo.setToolTip(tr(_CTX, "The targets' cover: as set on their rows (the "
+                                             "largest among several targets), or the level "
+                                             "chosen here"))
         self.concealment_combo = QComboBox(objectName="concealment")
         _cover_levels(self.concealment_combo)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Cover"))
+        row.addWidget(QLabel(tr(_CTX, "Cover")))
         row.addWidget(self.cover_combo)
-        row.addWidget(QLabel("Concealment"))
+        row.addWidget(QLabel(tr(_CTX, "Concealment")))
         row.addWidget(self.concealment_combo)
         dform.addRow(row)
-        self.close_quarters_check = QCheckBox("Ranged attack in close quarters (+2)",
+        self.close_quarters_check = QCheckBox(tr(_CTX, "Ranged attack in close quarters (+2)"),
                                               objectName="close_quarters")
         dform.addRow(self.close_quarters_check)
         row = QHBoxLayout()
         self.range_spin = QSpinBox(objectName="range", minimum=-8, maximum=8)
-        self.range_spin.setToolTip("Range, size and movement of the target (+ harder)")
+        self.range_spin.setToolTip(tr(_CTX, "Range, size and movement of the target (+ harder)"))
         self.superiority_spin = QSpinBox(objectName="superiority", minimum=-3, maximum=3)
-        self.superiority_spin.setToolTip("Superiority: + for the attacker's side, - for the "
-                                         "target's (Ch.3 table, +1 to +3)")
-        row.addWidget(QLabel("Range/size/move"))
+        self.superiority_spin.setToolTip(tr(_CTX, "Superiority: + for the attacker's side, - for "
+                                                  "the target's (Ch.3 table, +1 to +3)"))
+        row.addWidget(QLabel(tr(_CTX, "Range/size/move")))
         row.addWidget(self.range_spin)
-        row.addWidget(QLabel("Superiority"))
+        row.addWidget(QLabel(tr(_CTX, "Superiority")))
         row.addWidget(self.superiority_spin)
         dform.addRow(row)
         self.location_combo = QComboBox(objectName="location")
-        self.location_combo.addItem("No targeted location", None)
+        self.location_combo.addItem(tr(_CTX, "No targeted location"), None)
         for location in HIT_LOCATIONS:
             self.location_combo.addItem(
                 f"{location.name} (+{location.difficulty_modifier}, "
                 f"{location.body_area.value})", location)
-        self.location_combo.setToolTip("Targeted attack: harder to hit; limbs cripple at 1/3 "
-                                       "HP, hands/feet at 1/10, the head stuns, vitals bleed")
-        dform.addRow("Targeted", self.location_combo)
+        self.location_combo.setToolTip(tr(_CTX, "Targeted attack: harder to hit; limbs cripple "
+                                                "at 1/3 HP, hands/feet at 1/10, the head stuns, "
+                                                "vitals bleed"))
+        dform.addRow(tr(_CTX, "Targeted"), self.location_combo)
         row = QHBoxLayout()
         self.advantage_spin = QSpinBox(objectName="advantages", minimum=0, maximum=6)
         self.disadvantage_spin = QSpinBox(objectName="disadvantages", minimum=0, maximum=6)
-        self.advantage_spin.setToolTip("Advantages (cancel disadvantages one for one)")
-        self.disadvantage_spin.setToolTip("Disadvantages (cancel advantages one for one)")
-        row.addWidget(QLabel("Advantage"))
+        self.advantage_spin.setToolTip(tr(_CTX, "Advantages (cancel disadvantages one for one)"))
+        self.disadvantage_spin.setToolTip(tr(_CTX, "Disadvantages (cancel advantages one for one)"))
+        row.addWidget(QLabel(tr(_CTX, "Advantage")))
         row.addWidget(self.advantage_spin)
-        row.addWidget(QLabel("Disadvantage"))
+        row.addWidget(QLabel(tr(_CTX, "Disadvantage")))
         row.addWidget(self.disadvantage_spin)
         dform.addRow(row)
         row = QHBoxLayout()
         self.coordinating_spin = QSpinBox(objectName="coordinating", minimum=0, maximum=4)
-        self.coordinating_spin.setToolTip("Coordinating action: the referee adds 1-4 "
-                                          "Difficulty; gain superiority or advantage")
+        self.coordinating_spin.setToolTip(tr(_CTX, "Coordinating action: the referee adds 1-4 "
+                                                   "Difficulty; gain superiority or advantage"))
         self.plan_combo = QComboBox(objectName="plan")
-        self.plan_combo.addItem("No plan", PlanOutcome.NONE)
-        self.plan_combo.addItem("Plan came true (advantage)", PlanOutcome.CORRECT)
-        self.plan_combo.addItem("Plan was wrong (disadvantage)", PlanOutcome.WRONG)
-        row.addWidget(QLabel("Coordinating"))
+        self.plan_combo.addItem(tr(_CTX, "No plan"), PlanOutcome.NONE)
+        self.plan_combo.addItem(tr(_CTX, "Plan came true (advantage)"), PlanOutcome.CORRECT)
+        self.plan_combo.addItem(tr(_CTX, "Plan was wrong (disadvantage)"), PlanOutcome.WRONG)
+        row.addWidget(QLabel(tr(_CTX, "Coordinating")))
         row.addWidget(self.coordinating_spin)
         row.addWidget(self.plan_combo)
         dform.addRow(row)
@@ -181,53 +190,56 @@ class AttackForm(QWidget):
         dform.addRow(self.dm_label)
         layout.addWidget(difficulty)
 
-        options = QGroupBox("Options and defence")
+        options = QGroupBox(tr(_CTX, "Options and defence"))
         oform = QFormLayout(options)
         row = QHBoxLayout()
-        self.reckless_check = QCheckBox("Reckless", objectName="reckless")
-        self.reckless_check.setToolTip("Reckless action: +2 DM to the roll, then -3 to the "
-                                       "Effect; a negative result is resolved as a failure")
-        self.costly_check = QCheckBox("Costly success", objectName="costly")
-        self.costly_check.setToolTip("If the roll fails, succeed anyway (Effect 0) and pay a "
-                                     "fail effect of double the failure + 3")
-        self.spend_check = QCheckBox("Spend the action", objectName="spend_action")
+        self.reckless_check = QCheckBox(tr(_CTX, "Reckless"), objectName="reckless")
+        self.reckless_check.setToolTip(tr(_CTX, "Reckless action: +2 DM to the roll, then -3 to "
+                                                "the Effect; a negative result is resolved as a "
+                                                "failure"))
+        self.costly_check = QCheckBox(tr(_CTX, "Costly success"), objectName="costly")
+        self.costly_check.setToolTip(tr(_CTX, "If the roll fails, succeed anyway (Effect 0) and "
+                                              "pay a fail effect of double the failure + 3"))
+        self.spend_check = QCheckBox(tr(_CTX, "Spend the action"), objectName="spend_action")
         self.spend_check.setChecked(True)
-        self.spend_check.setToolTip("Spend the attacker's significant action (2 minor)")
+        self.spend_check.setToolTip(tr(_CTX, "Spend the attacker's significant action (2 minor)"))
         row.addWidget(self.reckless_check)
         row.addWidget(self.costly_check)
         row.addWidget(self.spend_check)
         oform.addRow(row)
         self.doubled_combo = QComboBox(objectName="defend_doubles")
-        self.doubled_combo.addItem("Skill", DefenseKind.SKILL)
-        self.doubled_combo.addItem("Cover", DefenseKind.COVER)
-        self.doubled_combo.addItem("Concealment / conditions", DefenseKind.CONCEALMENT)
-        self.doubled_combo.setToolTip("Defend doubles one modifier (cover and concealment "
-                                      "never above 4); doubled skill also adds to the roll")
-        oform.addRow("Defend doubles", self.doubled_combo)
+        self.doubled_combo.addItem(tr(_CTX, "Skill"), DefenseKind.SKILL)
+        self.doubled_combo.addItem(tr(_CTX, "Cover"), DefenseKind.COVER)
+        self.doubled_combo.addItem(tr(_CTX, "Concealment / conditions"), DefenseKind.CONCEALMENT)
+        self.doubled_combo.setToolTip(tr(_CTX, "Defend doubles one modifier (cover and "
+                                               "concealment never above 4); doubled skill also "
+                                               "adds to the roll"))
+        oform.addRow(tr(_CTX, "Defend doubles"), self.doubled_combo)
         self.defence_conditions_spin = QSpinBox(objectName="defence_conditions", minimum=0,
                                                 maximum=12)
-        self.defence_conditions_spin.setToolTip("The attacker's own conditions (concealment, "
-                                                "range, size, movement): first to reduce a "
-                                                "fail effect")
-        oform.addRow("Attacker's conditions", self.defence_conditions_spin)
+        self.defence_conditions_spin.setToolTip(tr(_CTX, "The attacker's own conditions "
+                                                         "(concealment, range, size, movement): "
+                                                         "first to reduce a fail effect"))
+        oform.addRow(tr(_CTX, "Attacker's conditions"), self.defence_conditions_spin)
         self.defence_cover_combo = QComboBox(objectName="defence_cover")
-        self.defence_cover_combo.setToolTip("Cover reduces a fail effect second and takes the "
-                                            "damage rolls it absorbs")
-        oform.addRow("Attacker's cover", self.defence_cover_combo)
+        self.defence_cover_combo.setToolTip(tr(_CTX, "Cover reduces a fail effect second and "
+                                                     "takes the damage rolls it absorbs"))
+        oform.addRow(tr(_CTX, "Attacker's cover"), self.defence_cover_combo)
         self.return_fire_combo = QComboBox(objectName="return_fire")
-        self.return_fire_combo.setToolTip("Whose weapon deals the damage rolls of a fail effect")
+        self.return_fire_combo.setToolTip(tr(_CTX, "Whose weapon deals the damage rolls of a "
+                                                   "fail effect"))
         self.return_rate_spin = QSpinBox(objectName="return_rate", minimum=1, maximum=999)
-        self.return_rate_spin.setToolTip("The opponents' total rate of attack: the most damage "
-                                         "rolls of a fail effect that count")
+        self.return_rate_spin.setToolTip(tr(_CTX, "The opponents' total rate of attack: the most "
+                                                  "damage rolls of a fail effect that count"))
         row = QHBoxLayout()
         row.addWidget(self.return_fire_combo, 1)
-        row.addWidget(QLabel("rate"))
+        row.addWidget(QLabel(tr(_CTX, "rate")))
         row.addWidget(self.return_rate_spin)
-        oform.addRow("Strikes back", row)
+        oform.addRow(tr(_CTX, "Strikes back"), row)
         layout.addWidget(options)
 
         layout.addStretch(1)
-        roll = QGroupBox("Roll")
+        roll = QGroupBox(tr(_CTX, "Roll"))
         rlayout = QVBoxLayout(roll)
         self.odds_label = QLabel(objectName="odds")
         self.odds_label.setWordWrap(True)
@@ -235,27 +247,28 @@ class AttackForm(QWidget):
         rlayout.addWidget(self.odds_label)
         self.problem_label = StatusLine("attack_problem")
         rlayout.addWidget(self.problem_label)
-        self.roll_button = QPushButton("&Roll in the app", objectName="roll_attack")
-        self.roll_button.setToolTip(self._ROLL_TIP)
+        self.roll_button = QPushButton(tr(_CTX, "&Roll in the app"), objectName="roll_attack")
+        self.roll_button.setToolTip(tr(_CTX, self._ROLL_TIP))
         self.dice_edit = QLineEdit(objectName="attack_dice")
-        self.dice_edit.setPlaceholderText("table dice: 4 5")
-        self.dice_edit.setToolTip("The dice a player rolled at the table (3 or more with "
-                                  "advantage or disadvantage); Enter resolves")
-        self.use_dice_button = QPushButton("Use &dice", objectName="use_dice")
-        self.use_dice_button.setToolTip(self._DICE_TIP)
+        self.dice_edit.setPlaceholderText(tr(_CTX, "table dice: 4 5"))
+        self.dice_edit.setToolTip(tr(_CTX, "The dice a player rolled at the table (3 or more "
+                                           "with advantage or disadvantage); Enter resolves"))
+        self.use_dice_button = QPushButton(tr(_CTX, "Use &dice"), objectName="use_dice")
+        self.use_dice_button.setToolTip(tr(_CTX, self._DICE_TIP))
         row = QHBoxLayout()
         row.addWidget(self.roll_button)
         row.addWidget(self.dice_edit, 1)
         row.addWidget(self.use_dice_button)
         rlayout.addLayout(row)
         self.damage_edit = QLineEdit(objectName="damage_rolls")
-        self.damage_edit.setPlaceholderText("damage rolls (optional): 7, 9; 5")
-        self.damage_edit.setToolTip("Damage roll totals from the table: one group per target, "
-                                    "separated by ';' (empty: rolled in the app)")
+        self.damage_edit.setPlaceholderText(tr(_CTX, "damage rolls (optional): 7, 9; 5"))
+        self.damage_edit.setToolTip(tr(_CTX, "Damage roll totals from the table: one group per "
+                                             "target, separated by ';' (empty: rolled in the app)"))
         self.return_fire_edit = QLineEdit(objectName="return_fire_rolls")
-        self.return_fire_edit.setPlaceholderText("return fire (optional)")
-        self.return_fire_edit.setToolTip("Damage rolls against the attacker from the table: "
-                                         "the cover's rolls first (empty: rolled in the app)")
+        self.return_fire_edit.setPlaceholderText(tr(_CTX, "return fire (optional)"))
+        self.return_fire_edit.setToolTip(tr(_CTX, "Damage rolls against the attacker from the "
+                                                  "table: the cover's rolls first (empty: rolled "
+                                                  "in the app)"))
         row = QHBoxLayout()
         row.addWidget(self.damage_edit, 1)
         row.addWidget(self.return_fire_edit, 1)
@@ -266,10 +279,11 @@ class AttackForm(QWidget):
                                         QSizePolicy.Policy.Fixed)
         rlayout.addWidget(self.outcome_view)
         row = QHBoxLayout()
-        self.apply_button = QPushButton("&Apply to all targets", objectName="apply_attack")
-        self.apply_button.setToolTip("Apply the result to every sheet it touches as one "
-                                     "undoable step (Ctrl+Shift+Return)")
-        self.discard_button = QPushButton("Discard", objectName="discard_attack")
+        self.apply_button = QPushButton(tr(_CTX,
+                "&Apply to all targets"), objectName="apply_attack")
+        self.apply_button.setToolTip(tr(_CTX, "Apply the result to every sheet it touches as one "
+                                              "undoable step (Ctrl+Shift+Return)"))
+        self.discard_button = QPushButton(tr(_CTX, "Discard"), objectName="discard_attack")
         row.addWidget(self.apply_button)
         row.addWidget(self.discard_button)
         rlayout.addLayout(row)

@@ -45,6 +45,10 @@ from mneme_desktop.ui.widgets.plain_text import set_rich_text
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
 
+from mneme_desktop.ui.i18n import tr
+
+_CTX = "AttackResolver"
+
 __all__ = ["AttackResolver"]
 
 _CoverChoice = tuple[str, int]
@@ -212,7 +216,8 @@ class AttackResolver(AttackForm):
     def _refused(self, spec: AttackSpec | None) -> bool:
         """Tell the referee why this attack cannot be rolled (True), before any die."""
         if spec is None:
-            self.message.emit(self.problem_label.message() or "The attack is not complete")
+            self.message.emit(self.problem_label.message() or tr(_CTX,
+                    "The attack is not complete"))
             return True
         if spec.refusal:
             self._problem(spec.refusal)
@@ -258,7 +263,7 @@ class AttackResolver(AttackForm):
         outcome = self._outcome
         encounter = self._encounter()
         if outcome is None or encounter is None:
-            self.message.emit("Roll the attack first (or type the table's dice)")
+            self.message.emit(tr(_CTX, "Roll the attack first (or type the table's dice)"))
             return False
         try:
             patch = attack_patch(self._document.campaign, encounter, outcome,
@@ -441,13 +446,16 @@ class AttackResolver(AttackForm):
         candidates = []
         if encounter is not None and attacker is not None:
             sheet = campaign.combatant_character(attacker)
-            weapons = [f"{w.name} {w.damage}, rate {w.rate_of_attack}" for w in sheet.weapons]
-            covers = [("No cover", ("level", CoverLevel.NONE))]
-            covers += [(f"{level.label.capitalize()} cover ({int(level)})", ("level", level))
+            weapons = [tr(_CTX, "{0} {1}, rate {2}").format(
+                    w.name, w.damage, w.rate_of_attack) for w in sheet.weapons]
+            covers = [(tr(_CTX, "No cover"), ("level", CoverLevel.NONE))]
+            covers += [(tr(_CTX, "{0} cover ({1})").format(
+                    level.label.capitalize(), int(level)), ("level", level))
                        for level in (CoverLevel.PARTIAL, CoverLevel.MOSTLY, CoverLevel.FULL)]
             for number, item in enumerate(sheet.cover_items):
-                left = f", {item.remaining_hp} HP left" if item.hp else ""
-                covers.append((f"{item.name} (protection {item.protection}{left})",
+                left = tr(_CTX, ", {0} HP left").format(item.remaining_hp) if item.hp else ""
+                covers.append((tr(_CTX, "{0} (protection {1}{2})").format(
+                        item.name, item.protection, left),
                                ("item", number)))
             known = self._candidates
             fresh: dict[str, tuple[object, Side, tuple[str, str, Side, str]]] = {}
@@ -458,7 +466,8 @@ class AttackResolver(AttackForm):
                     armor, scale = armor_of(target)
                     entry = (target, combatant.side,
                              (combatant.id, target.name, combatant.side,
-                              f"{scale.prefix}AR {armor}" if armor else "none"))
+                              tr(_CTX, "{0}AR {1}").format(
+                                      scale.prefix, armor) if armor else tr(_CTX, "none")))
                 fresh[combatant.id] = entry
                 if combatant.id != attacker.id:
                     candidates.append(entry[2])
@@ -563,7 +572,7 @@ class AttackResolver(AttackForm):
                         f"{sheet.name}: {weapon.name} {weapon.damage}", (cid, number))
                     if number == 0:
                         total_rate += weapon.rate_of_attack
-        self.return_fire_combo.addItem("Nobody can strike back", None)
+        self.return_fire_combo.addItem(tr(_CTX, "Nobody can strike back"), None)
         index = self.return_fire_combo.findData(previous)
         self.return_fire_combo.setCurrentIndex(index if index >= 0 and previous is not None
                                                else 0)
@@ -582,7 +591,7 @@ class AttackResolver(AttackForm):
         spec = None
         problem = ""
         if encounter is None or request is None:
-            problem = "Choose an encounter with combatants"
+            problem = tr(_CTX, "Choose an encounter with combatants")
         else:
             try:
                 spec = build_attack(self._document.campaign, encounter, request)
@@ -595,10 +604,10 @@ class AttackResolver(AttackForm):
         rollable = spec is not None and not spec.refusal
         self.roll_button.setEnabled(rollable)
         self.use_dice_button.setEnabled(rollable)
-        self.roll_button.setToolTip(self._ROLL_TIP if rollable else
-                                    f"Cannot roll: {problem}")
-        self.use_dice_button.setToolTip(self._DICE_TIP if rollable else
-                                        f"Cannot roll: {problem}")
+        self.roll_button.setToolTip(tr("AttackForm", self._ROLL_TIP) if rollable else
+                                    tr(_CTX, "Cannot roll: {0}").format(problem))
+        self.use_dice_button.setToolTip(tr("AttackForm", self._DICE_TIP) if rollable else
+                                        tr(_CTX, "Cannot roll: {0}").format(problem))
         self._problem(problem)
         if spec is None:
             self.odds_label.setText("")
@@ -646,7 +655,7 @@ class AttackResolver(AttackForm):
         self.apply_button.setEnabled(outcome is not None)
         self.discard_button.setEnabled(outcome is not None)
         if outcome is None:
-            self.outcome_view.setHtml("<p><i>Roll in the app, or type the dice rolled at the "
-                                      "table.</i></p>")
+            self.outcome_view.setHtml(tr(_CTX, "<p><i>Roll in the app, or type the dice rolled "
+                                               "at the table.</i></p>"))
             return
         self.outcome_view.setHtml(outcome_html(outcome))

@@ -8,7 +8,10 @@ from fractions import Fraction
 from mneme_desktop.domain.combat import AttackMode, AttackOdds, AttackOutcome, AttackSpec
 from mneme_desktop.domain.combat.attack_apply import MASSIVE_DUE
 from mneme_desktop.rules.damage import DamageResult
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.widgets.plain_text import escaped
+
+_CTX = "AttackText"
 
 __all__ = ["format_percent", "odds_parts", "outcome_html", "roll_text"]
 
@@ -16,9 +19,9 @@ __all__ = ["format_percent", "odds_parts", "outcome_html", "roll_text"]
 def format_percent(chance: Fraction) -> str:
     """58.33% (7/12): the exact fraction beside a readable percentage."""
     if chance == 0:
-        return "0% (cannot succeed)"
+        return tr(_CTX, "0% (cannot succeed)")
     if chance == 1:
-        return "100% (cannot fail)"
+        return tr(_CTX, "100% (cannot fail)")
     return f"{float(chance) * 100:.2f}% ({chance.numerator}/{chance.denominator})"
 
 
@@ -29,21 +32,21 @@ def roll_text(spec: AttackSpec) -> str:
     advantage = spec.net_advantage
     dice = "2d6"
     if advantage > 0:
-        dice = f"{2 + advantage}d6 keep the 2 highest"
+        dice = tr(_CTX, "{0}d6 keep the 2 highest").format(2 + advantage)
     elif advantage < 0:
-        dice = f"{2 - advantage}d6 keep the 2 lowest"
-    return (f"Roll {dice} {spec.roll_modifier:+d} ({terms}) against "
-            f"{spec.difficulty.total}")
+        dice = tr(_CTX, "{0}d6 keep the 2 lowest").format(2 - advantage)
+    return (tr(_CTX, "Roll {0} {1:+d} ({2}) against {3}").format(
+            dice, spec.roll_modifier, terms, spec.difficulty.total))
 
 
 def odds_parts(spec: AttackSpec, odds: AttackOdds) -> list[str]:
     """The odds line's pieces; the first is shown in bold."""
-    parts = [f"Chance of success {format_percent(odds.chance)}"]
+    parts = [tr(_CTX, "Chance of success {0}").format(format_percent(odds.chance))]
     if spec.mode is AttackMode.ATTACK:
-        parts.append(f"expected damage {float(odds.expected_damage_if_hit):.2f} if it hits, "
-                     f"{float(odds.expected_damage):.2f} overall")
+        parts.append(tr(_CTX, "expected damage {0:.2f} if it hits, {1:.2f} overall").format(
+                float(odds.expected_damage_if_hit), float(odds.expected_damage)))
     if spec.return_fire is not None:
-        parts.append(f"expected damage taken {float(odds.expected_harm):.2f}")
+        parts.append(tr(_CTX, "expected damage taken {0:.2f}").format(float(odds.expected_harm)))
     return parts
 
 
@@ -59,48 +62,56 @@ def outcome_html(outcome: AttackOutcome) -> str:
     """The result before it is applied: the roll, each target's damage rolls, the harm."""
     spec, check = outcome.spec, outcome.check
     dice = "+".join(map(str, check.dice))
-    kept = "" if len(check.dice) == 2 else f" (kept {'+'.join(map(str, check.kept))})"
-    lines = [f"<p><b>{dice}{kept} {check.modifier:+d} = {check.total}</b> against "
-             f"{check.difficulty}: <b>Effect {check.effect:+d}</b></p>"]
+    kept = "" if len(check.dice) == 2 else tr(_CTX, " (kept {0})").format(
+            '+'.join(map(str, check.kept)))
+    lines = [tr(_CTX,
+        "<p><b>{0}{1} {2:+d} = {3}</b> against {4}: <b>Effect {5:+d}</b></p>").format(
+                dice, kept, check.modifier, check.total, check.difficulty, check.effect)]
     for note in outcome.notes:
         lines.append(escaped("<p>{}</p>", note))
     if spec.mode is AttackMode.DEFEND:
-        lines.append("<p>Defended: no damage.</p>" if check.effect >= 0 and outcome.harm is None
+        lines.append(tr(_CTX,
+                "<p>Defended: no damage.</p>") if check.effect >= 0 and outcome.harm is None
                      else "")
     elif not outcome.hit:
-        lines.append("<p>Miss.</p>")
+        lines.append(tr(_CTX, "<p>Miss.</p>"))
     for hit in outcome.hits:
         if hit.immune:
-            lines.append(escaped("<p>{}: immune to {}-scale damage.</p>", hit.target.name,
+            lines.append(escaped(tr(_CTX, "<p>{}: immune to {}-scale damage.</p>"), hit.target.name,
                                  spec.dice.scale.label))
             continue
         assert hit.result is not None
-        armor = f" against armor {hit.target.armor}" if hit.target.armor else ""
-        lines.append(escaped("<p><b>{}</b>: {} roll(s) of {}{},", hit.target.name, hit.rolled,
+        armor = tr(_CTX, " against armor {0}").format(hit.target.armor) if hit.target.armor else ""
+        lines.append(escaped(tr(_CTX,
+                "<p><b>{}</b>: {} roll(s) of {}{},"), hit.target.name, hit.rolled,
                              spec.dice, armor)
-                     + f" best {hit.kept} kept: {_rolls_html(hit.result)} = "
-                     f"<b>{hit.total} damage</b></p>")
+                     + tr(_CTX, " best {0} kept: {1} = <b>{2} damage</b></p>").format(
+                             hit.kept, _rolls_html(hit.result), hit.total))
         if hit.massive is not None:
-            verdict = "survives (crippled)" if hit.massive.survived else "dies"
-            lines.append(f"<p>Massive damage roll {hit.massive.check.total}: {verdict}</p>")
+            verdict = tr(_CTX, "survives (crippled)") if hit.massive.survived else tr(_CTX, "dies")
+            lines.append(tr(_CTX, "<p>Massive damage roll {0}: {1}</p>").format(
+                    hit.massive.check.total, verdict))
         elif hit.massive_due:
             lines.append(escaped("<p><b>{}</b></p>", MASSIVE_DUE.format(name=hit.target.name)))
     harm = outcome.harm
     if harm is not None:
         m = harm.mitigation
-        lines.append(f"<p><b>Fail effect {harm.fail_effect}</b>: conditions -{m.by_conditions},"
-                     f" cover -{m.by_cover}, skill -{m.by_skill} → {m.remaining} left</p>")
+        lines.append(tr(_CTX, "<p><b>Fail effect {0}</b>: conditions -{1}, cover -{2}, skill "
+                              "-{3} → {4} left</p>").format(
+                                  harm.fail_effect, m.by_conditions, m.by_cover, m.by_skill,
+                                  m.remaining))
         if harm.cover is not None:
-            lines.append(escaped("<p>{} takes ", spec.defence.cover_name or "Cover")
+            lines.append(escaped(tr(_CTX, "<p>{} takes "), spec.defence.cover_name or tr(_CTX,
+                    "Cover"))
                          + f"{_rolls_html(harm.cover)} = {sum(harm.cover.rolls)}</p>")
         if harm.attacker is not None:
-            lines.append(escaped("<p><b>{}</b> takes ", spec.attacker_name)
+            lines.append(escaped(tr(_CTX, "<p><b>{}</b> takes "), spec.attacker_name)
                          + f"{_rolls_html(harm.attacker)} = <b>{harm.total} damage</b></p>")
             if harm.massive_due:
                 lines.append(escaped("<p><b>{}</b></p>",
                                      MASSIVE_DUE.format(name=spec.attacker_name)))
         elif spec.return_fire is None and m.remaining:
-            lines.append("<p>Nobody can strike back.</p>")
+            lines.append(tr(_CTX, "<p>Nobody can strike back.</p>"))
         elif m.remaining == 0:
-            lines.append("<p>Ordinary failure.</p>")
+            lines.append(tr(_CTX, "<p>Ordinary failure.</p>"))
     return "".join(lines)

@@ -37,6 +37,7 @@ from mneme_desktop.domain import Character
 from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.ui.commands import edit_character
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.roles import SORT_ROLE
 from mneme_desktop.ui.models.sheet_models import (
     ArmorTableModel,
@@ -59,6 +60,8 @@ from mneme_desktop.ui.views.sheet_parts import SPACING, small_label
 from mneme_desktop.ui.views.sheet_portrait import sniff_image_type
 from mneme_desktop.ui.views.sheet_tables import ConditionsGroup, ItemTableGroup, skills_group
 from mneme_desktop.ui.widgets.status_line import StatusLine
+
+_CTX = "CharacterSheet"
 
 __all__ = ["KIND_LABELS", "NOTES_COMMIT_DELAY_MS", "CharacterSheetView", "sniff_image_type"]
 
@@ -141,7 +144,7 @@ class CharacterSheetView(QWidget):
     def show_dice_problem(self, problem: str) -> None:
         """What is wrong with the damage dice being typed; gone once they are right."""
         if problem:
-            self.show_message(f"Damage: {problem}")
+            self.show_message(tr(_CTX, "Damage: {0}").format(problem))
         elif self.message_line.message().startswith("Damage: "):
             self.clear_message()
 
@@ -231,14 +234,15 @@ class CharacterSheetView(QWidget):
         self.skills, self.unskilled_label = skills_group(self, self.skills_model,
                                                          self.skills_proxy)
         body_layout.addWidget(self.skills)
-        self.weapons = ItemTableGroup(self, "Weapons", "weapons", self.weapons_model,
+        self.weapons = ItemTableGroup(self, tr(_CTX, "Weapons"), "weapons", self.weapons_model,
                                       "weapon", (0, 8))
         body_layout.addWidget(self.weapons)
         protection = QHBoxLayout()
         protection.setSpacing(SPACING)
-        self.armor = ItemTableGroup(self, "Armor", "armor", self.armor_model, "armor", (0,))
+        self.armor = ItemTableGroup(self, tr(_CTX,
+                "Armor"), "armor", self.armor_model, "armor", (0,))
         protection.addWidget(self.armor, 1)
-        self.cover = ItemTableGroup(self, "Cover and shields", "cover", self.cover_model,
+        self.cover = ItemTableGroup(self, tr(_CTX, "Cover and shields"), "cover", self.cover_model,
                                     "cover", (0,))
         protection.addWidget(self.cover, 1)
         body_layout.addLayout(protection)
@@ -329,10 +333,10 @@ class CharacterSheetView(QWidget):
         character = self.character()
         if character is None:
             self.empty_label.setText(
-                "No character selected.\nChoose a character, adversary or combatant to see "
-                "its sheet." if self._character_id is None else
-                "This character is no longer in the campaign (it was removed, or its "
-                "addition was undone)."
+                tr(_CTX, "No character selected.\nChoose a character, adversary or combatant to "
+                         "see its sheet.") if self._character_id is None else
+                tr(_CTX, "This character is no longer in the campaign (it was removed, or its "
+                         "addition was undone).")
             )
             self.stack.setCurrentIndex(0)
             return
@@ -355,11 +359,12 @@ class CharacterSheetView(QWidget):
         self.title_label.setText(character.name)
         template = self._document.template_of_stats(character.id)
         if template is not None:
-            subtitle = "Adversary template: encounters copy their instances from this stat block"
+            subtitle = tr(_CTX, "Adversary template: encounters copy their instances from this "
+                                "stat block")
         elif character.template_id is not None:
-            subtitle = "Adversary instance in an encounter"
+            subtitle = tr(_CTX, "Adversary instance in an encounter")
         else:
-            subtitle = KIND_LABELS[character.kind]
+            subtitle = tr("SheetIdentity", KIND_LABELS[character.kind])
             if character.player:
-                subtitle += f", played by {character.player}"
-        self.subtitle_label.setText(f"{subtitle} \u00b7 UPP {character.upp}")
+                subtitle += tr(_CTX, ", played by {0}").format(character.player)
+        self.subtitle_label.setText(tr(_CTX, "{0} · UPP {1}").format(subtitle, character.upp))

@@ -60,6 +60,10 @@ from mneme_desktop.ui.widgets.status_line import StatusLine, clear_on_undo
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
 
+from mneme_desktop.ui.i18n import tr
+
+_CTX = "EncounterView"
+
 __all__ = ["EncounterView"]
 
 _MakePatch = Callable[[Campaign, Encounter], EncounterPatch]
@@ -140,53 +144,56 @@ class EncounterView(QWidget):
         header.addWidget(self.round_label)
         header.addSpacing(16)
         header.addWidget(self.turn_label, 1)
-        self.auto_dying_check = QCheckBox("Roll dying checks each round",
+        self.auto_dying_check = QCheckBox(tr(_CTX, "Roll dying checks each round"),
                                           objectName="auto_dying")
         self.auto_dying_check.setChecked(True)
-        self.auto_dying_check.setToolTip("At the start of each round the app rolls END vs 4 "
-                                         "for everyone dying; untick to enter the table's dice "
-                                         "in the combatant panel")
+        self.auto_dying_check.setToolTip(tr(_CTX, "At the start of each round the app rolls END "
+                                                  "vs 4 for everyone dying; untick to enter the "
+                                                  "table's dice in the combatant panel"))
         header.addWidget(self.auto_dying_check)
         layout.addLayout(header)
 
-        self.toolbar = QToolBar("Encounter", self)
+        self.toolbar = QToolBar(tr(_CTX, "Encounter"), self)
         self.toolbar.setObjectName("encounter_toolbar")
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.start_action = self._action("Start", self.start_encounter, None,
-                                         "Begin round 1 with the highest initiative")
-        self.previous_action = self._action("Previous", self.previous_turn, "Shift+N",
-                                            "Previous turn in this round")
-        self.next_action = self._action("Next turn", self.next_turn, "N",
-                                        "Pass the turn to the next combatant")
-        self.delay_action = self._action("Delay", self.delay, "D",
-                                         "The current combatant holds their turn")
-        self.end_round_action = self._action("End round", self.end_round, "E",
-                                             "Declare the round over: actions come back, "
-                                             "bleeding and dying tick")
-        self.end_action = self._action("End fight", self.end_encounter, None,
-                                       "End the encounter")
-        self.initiative_action = self._action("Initiative…", self.open_initiative_dialog, "R",
-                                              "Roll initiative for everyone or an ambush",
+        self.start_action = self._action(tr(_CTX, "Start"), self.start_encounter, None,
+                                         tr(_CTX, "Begin round 1 with the highest initiative"))
+        self.previous_action = self._action(tr(_CTX, "Previous"), self.previous_turn, "Shift+N",
+                                            tr(_CTX, "Previous turn in this round"))
+        self.next_action = self._action(tr(_CTX, "Next turn"), self.next_turn, "N",
+                                        tr(_CTX, "Pass the turn to the next combatant"))
+        self.delay_action = self._action(tr(_CTX, "Delay"), self.delay, "D",
+                                         tr(_CTX, "The current combatant holds their turn"))
+        self.end_round_action = self._action(tr(_CTX, "End round"), self.end_round, "E",
+                                             tr(_CTX, "Declare the round over: actions come "
+                                                      "back, bleeding and dying tick"))
+        self.end_action = self._action(tr(_CTX, "End fight"), self.end_encounter, None,
+                                       tr(_CTX, "End the encounter"))
+        self.initiative_action = self._action(tr(_CTX,
+                "Initiative…"), self.open_initiative_dialog, "R",
+                                              tr(_CTX, "Roll initiative for everyone or an ambush"),
                                               "roll_initiative")
-        self.tactics_action = self._action("Tactics…", self.open_tactics_dialog, "T",
-                                           "A Tactics check adds its Effect to a unit's "
-                                           "initiative", "tactics")
-        self.earlier_action = self._action("Tie ↑", lambda: self.move_in_tie(-1), "Ctrl+Up",
-                                           "Act earlier among those tied on initiative",
+        self.tactics_action = self._action(tr(_CTX, "Tactics…"), self.open_tactics_dialog, "T",
+                                           tr(_CTX, "A Tactics check adds its Effect to a unit's "
+                                                    "initiative"), "tactics")
+        self.earlier_action = self._action(tr(_CTX,
+                "Tie ↑"), lambda: self.move_in_tie(-1), "Ctrl+Up",
+                                           tr(_CTX, "Act earlier among those tied on initiative"),
                                            "tie_earlier")
-        self.later_action = self._action("Tie ↓", lambda: self.move_in_tie(1), "Ctrl+Down",
-                                         "Act later among those tied on initiative",
+        self.later_action = self._action(tr(_CTX,
+                "Tie ↓"), lambda: self.move_in_tie(1), "Ctrl+Down",
+                                         tr(_CTX, "Act later among those tied on initiative"),
                                          "tie_later")
         self.add_characters_action = self._action(
-            "Add characters…", self.open_add_characters_dialog, "Shift+Ins",
-            "Bring player characters and NPCs into the fight", "add_characters")
+            tr(_CTX, "Add characters…"), self.open_add_characters_dialog, "Shift+Ins",
+            tr(_CTX, "Bring player characters and NPCs into the fight"), "add_characters")
         self.add_adversaries_action = self._action(
-            "Add adversaries…", self.open_add_adversaries_dialog, "Ins",
-            "Add numbered copies of a library template", "add_adversaries")
-        self.remove_action = self._action("Remove", self.remove_selected, "Del",
-                                          "Remove the selected combatants")
-        self.attack_action = self._action("Attack", lambda: self.show_attack(), "A",
-                                          "Open the attack resolver for whose turn it is")
+            tr(_CTX, "Add adversaries…"), self.open_add_adversaries_dialog, "Ins",
+            tr(_CTX, "Add numbered copies of a library template"), "add_adversaries")
+        self.remove_action = self._action(tr(_CTX, "Remove"), self.remove_selected, "Del",
+                                          tr(_CTX, "Remove the selected combatants"))
+        self.attack_action = self._action(tr(_CTX, "Attack"), lambda: self.show_attack(), "A",
+                                          tr(_CTX, "Open the attack resolver for whose turn it is"))
         for action in (self.start_action, self.previous_action, self.next_action,
                        self.delay_action, self.end_round_action, self.end_action):
             self.toolbar.addAction(action)
@@ -208,7 +215,7 @@ class EncounterView(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         left = QSplitter(Qt.Orientation.Vertical)
         self.turn_view = QTableView(objectName="turn_order")
-        self.turn_view.setAccessibleName("Turn order")
+        self.turn_view.setAccessibleName(tr(_CTX, "Turn order"))
         self.turn_view.setModel(self.turn_model)
         painter_delegate = TurnOrderDelegate(self.turn_view)
         for column in (TurnOrderModel.COL_ACTIONS, TurnOrderModel.COL_HP):
@@ -239,8 +246,8 @@ class EncounterView(QWidget):
         header_view.resizeSection(TurnOrderModel.COL_TASK,
                                   header_width(self.turn_view, TurnOrderModel.COL_TASK))
         self._name_column = FillColumn(self.turn_view, TurnOrderModel.COL_NAME, int(10 * em))
-        self.turn_view.setToolTip("Double-click (or F2) an initiative to type a value or the "
-                                  "two dice rolled at the table")
+        self.turn_view.setToolTip(tr(_CTX, "Double-click (or F2) an initiative to type a value "
+                                           "or the two dice rolled at the table"))
         left.addWidget(self.turn_view)
 
         log_box = QWidget()
@@ -248,22 +255,23 @@ class EncounterView(QWidget):
         log_layout.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
         log_title = QLabel()
-        set_rich_text(log_title, "<b>Log</b>")
+        set_rich_text(log_title, tr(_CTX, "<b>Log</b>"))
         row.addWidget(log_title)
         self.log_filter_edit = QLineEdit(objectName="log_filter")
-        self.log_filter_edit.setPlaceholderText("Filter the log (words)")
-        self.log_filter_edit.setAccessibleName("Filter the log")
+        self.log_filter_edit.setPlaceholderText(tr(_CTX, "Filter the log (words)"))
+        self.log_filter_edit.setAccessibleName(tr(_CTX, "Filter the log"))
         self.log_filter_edit.setClearButtonEnabled(True)
         self.log_person_combo = QComboBox(objectName="log_person")
-        self.log_person_combo.setToolTip("Only entries this combatant acted in or suffered")
-        self.export_button = QPushButton("Export…", objectName="export_log")
-        self.export_button.setToolTip("Save the log (as filtered) as a text file")
+        self.log_person_combo.setToolTip(tr(_CTX, "Only entries this combatant acted in or "
+                                                  "suffered"))
+        self.export_button = QPushButton(tr(_CTX, "Export…"), objectName="export_log")
+        self.export_button.setToolTip(tr(_CTX, "Save the log (as filtered) as a text file"))
         row.addWidget(self.log_filter_edit, 1)
         row.addWidget(self.log_person_combo)
         row.addWidget(self.export_button)
         log_layout.addLayout(row)
         self.log_view = QTableView(objectName="encounter_log")
-        self.log_view.setAccessibleName("Encounter log")
+        self.log_view.setAccessibleName(tr(_CTX, "Encounter log"))
         self.log_view.setModel(self.log_model)
         self.log_view.verticalHeader().hide()
         self.log_view.setWordWrap(False)
@@ -277,9 +285,9 @@ class EncounterView(QWidget):
             int(self.fontMetrics().height() * 1.4))
         log_layout.addWidget(self.log_view)
         self.note_edit = QLineEdit(objectName="log_note")
-        self.note_edit.setPlaceholderText("Add a note to the log (Enter)")
-        self.note_edit.setAccessibleName("Note for the log")
-        self.note_edit.setToolTip("A referee's note, logged in this round (undoable)")
+        self.note_edit.setPlaceholderText(tr(_CTX, "Add a note to the log (Enter)"))
+        self.note_edit.setAccessibleName(tr(_CTX, "Note for the log"))
+        self.note_edit.setToolTip(tr(_CTX, "A referee's note, logged in this round (undoable)"))
         log_layout.addWidget(self.note_edit)
         left.addWidget(log_box)
         left.setStretchFactor(0, 3)
@@ -293,8 +301,8 @@ class EncounterView(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.panel)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.tabs.addTab(scroll, "Combatant")
-        self.tabs.addTab(self.resolver, "Attack")
+        self.tabs.addTab(scroll, tr(_CTX, "Combatant"))
+        self.tabs.addTab(self.resolver, tr(_CTX, "Attack"))
         # The panel never scrolls sideways, so the tabs must be at least as wide as it needs.
         scrollbar = scroll.verticalScrollBar().sizeHint().width()
         self.tabs.setMinimumWidth(max(int(30 * em),
@@ -308,8 +316,8 @@ class EncounterView(QWidget):
 
         self.placeholder = QLabel(objectName="encounter_placeholder")
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        set_rich_text(self.placeholder, "<h2>No encounter</h2><p>Choose an encounter in the "
-                      "navigator.</p>")
+        set_rich_text(self.placeholder, tr(_CTX, "<h2>No encounter</h2><p>Choose an encounter in "
+                                                 "the navigator.</p>"))
         self.placeholder.setSizePolicy(QSizePolicy.Policy.Expanding,
                                        QSizePolicy.Policy.Expanding)
         layout.addWidget(self.placeholder, 1)
@@ -323,7 +331,8 @@ class EncounterView(QWidget):
         self.log_model.rowsInserted.connect(lambda *_: self.log_view.scrollToBottom())
         self.resolver.message.connect(self.show_message)
         self.resolver.weapon_chosen.connect(lambda _id: self.panel.refresh())
-        self.resolver.applied.connect(lambda text: self.show_message(f"Applied: {text}"))
+        self.resolver.applied.connect(lambda text: self.show_message(tr(_CTX,
+                "Applied: {0}").format(text)))
 
     # --- encounter ---------------------------------------------------------------------
 
@@ -380,19 +389,19 @@ class EncounterView(QWidget):
         self.title_label.setText(encounter.name)
         current = encounter.current_combatant
         if not encounter.started:
-            self.round_label.setText("Setting up")
+            self.round_label.setText(tr(_CTX, "Setting up"))
             self.turn_label.setText(
-                "Roll initiative (R), then Start" if encounter.combatants else
-                "Add characters (Shift+Ins) and adversaries (Ins)")
+                tr(_CTX, "Roll initiative (R), then Start") if encounter.combatants else
+                tr(_CTX, "Add characters (Shift+Ins) and adversaries (Ins)"))
         elif encounter.ended:
-            self.round_label.setText(f"Ended in round {encounter.round}")
+            self.round_label.setText(tr(_CTX, "Ended in round {0}").format(encounter.round))
             self.turn_label.setText("")
         else:
-            self.round_label.setText(f"Round {encounter.round}")
+            self.round_label.setText(tr(_CTX, "Round {0}").format(encounter.round))
             if current is not None:
                 name = self.document.campaign.combatant_character(current).name
                 place = encounter.initiative_order().index(current) + 1
-                set_rich_text(self.turn_label, "Turn: <b>{}</b> ({} of {})", name, place,
+                set_rich_text(self.turn_label, tr(_CTX, "Turn: <b>{}</b> ({} of {})"), name, place,
                               len(encounter.initiative_order()))
         current_id = current.id if current is not None else None
         self._panel_refresh.stop()
@@ -415,7 +424,7 @@ class EncounterView(QWidget):
         chosen = self.log_person_combo.currentData()
         self.log_person_combo.blockSignals(True)
         self.log_person_combo.clear()
-        self.log_person_combo.addItem("Everyone", None)
+        self.log_person_combo.addItem(tr(_CTX, "Everyone"), None)
         if encounter is not None:
             for combatant in encounter.combatants:
                 name = self.document.campaign.combatant_character(combatant).name
@@ -459,7 +468,7 @@ class EncounterView(QWidget):
         """Build a step from the current encounter and push it; refusals become messages."""
         encounter = self.encounter()
         if encounter is None:
-            self.show_message("Choose an encounter first")
+            self.show_message(tr(_CTX, "Choose an encounter first"))
             return False
         try:
             patch = make(self.document.campaign, encounter)
@@ -496,20 +505,20 @@ class EncounterView(QWidget):
         if encounter is not None and encounter.started and not encounter.ended:
             ends = fight.loose_ends(self.document.campaign, encounter)
             if ends and not self._confirm_end(ends):
-                self.show_message("The fight goes on")
+                self.show_message(tr(_CTX, "The fight goes on"))
                 return False
         return self.run(fight.end_encounter_patch)
 
     def _confirm_end(self, ends: tuple[str, ...]) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Question, "End fight?",
-                          "Some combatants still need the rules after this fight:",
+        box = QMessageBox(QMessageBox.Icon.Question, tr(_CTX, "End fight?"),
+                          tr(_CTX, "Some combatants still need the rules after this fight:"),
                           QMessageBox.StandardButton.NoButton, self)
         box.setObjectName("end_fight_confirm")
         box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setInformativeText("\n".join(ends) + "\n\nEnd the fight anyway? The list goes "
-                               "to the log.")
-        end = box.addButton("End fight", QMessageBox.ButtonRole.AcceptRole)
-        box.addButton("Keep fighting", QMessageBox.ButtonRole.RejectRole)
+        box.setInformativeText("\n".join(ends) + tr(_CTX, "\n\nEnd the fight anyway? The list goes "
+                                                          "to the log."))
+        end = box.addButton(tr(_CTX, "End fight"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(tr(_CTX, "Keep fighting"), QMessageBox.ButtonRole.RejectRole)
         box.setDefaultButton(end)
         self.ask(box)
         return box.clickedButton() is end
@@ -524,7 +533,7 @@ class EncounterView(QWidget):
     def move_in_tie(self, step: int) -> bool:
         combatant_id = self.selected_combatant_id()
         if combatant_id is None:
-            self.show_message("Select a combatant tied on initiative")
+            self.show_message(tr(_CTX, "Select a combatant tied on initiative"))
             return False
         done = self.run(lambda c, e: fight.move_in_ties_patch(c, e, combatant_id, step))
         if done:
@@ -534,7 +543,7 @@ class EncounterView(QWidget):
     def add_adversaries(self, template_id: str, count: int, side: Side = Side.ENEMIES) -> bool:
         template = self.document.campaign.find_template(template_id)
         if template is None:
-            self.show_message("That template is no longer in the library")
+            self.show_message(tr(_CTX, "That template is no longer in the library"))
             return False
         return self.run(lambda c, e: fight.add_adversaries_patch(c, e, template, count, side))
 
@@ -544,7 +553,7 @@ class EncounterView(QWidget):
     def remove_selected(self) -> bool:
         ids = self.selected_combatant_ids()
         if not ids:
-            self.show_message("Select the combatants to remove")
+            self.show_message(tr(_CTX, "Select the combatants to remove"))
             return False
         return self.run(lambda c, e: fight.remove_combatants_patch(c, e, ids))
 
@@ -622,7 +631,7 @@ class EncounterView(QWidget):
         if self.encounter() is None:
             return None
         if not self.document.campaign.adversary_library:
-            self.show_message("The adversary library is empty: add a template first")
+            self.show_message(tr(_CTX, "The adversary library is empty: add a template first"))
             return None
         dialog = AddAdversariesDialog(self.document.campaign, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -666,16 +675,18 @@ class EncounterView(QWidget):
         try:
             atomic_write(path, self.log_text().encode("utf-8"))
         except OSError as exc:
-            self.show_message(f"Could not save the log to {path}: {exc.strerror or exc}")
+            self.show_message(tr(_CTX, "Could not save the log to {0}: {1}").format(
+                    path, exc.strerror or exc))
             return False
-        self.show_message(f"Log saved to {path}")
+        self.show_message(tr(_CTX, "Log saved to {0}").format(path))
         return True
 
     def _export_clicked(self) -> None:
         encounter = self.encounter()
         if encounter is None:
             return
-        name, _ = QFileDialog.getSaveFileName(self, "Export the encounter log",
-                                              f"{encounter.name} log.txt", "Text (*.txt)")
+        name, _ = QFileDialog.getSaveFileName(self, tr(_CTX, "Export the encounter log"),
+                                              tr(_CTX, "{0} log.txt").format(
+                                                      encounter.name), tr(_CTX, "Text (*.txt)"))
         if name:
             self.export_log(Path(name))

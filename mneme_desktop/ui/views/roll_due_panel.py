@@ -21,21 +21,30 @@ from mneme_desktop.rules.dice import DiceSource
 from mneme_desktop.rules.wounds import WoundState
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.healing_commands import record_dying_roll, record_intensive_care
+from mneme_desktop.ui.i18n import tr, tr_noop
+
+_CTX = "RollDuePanel"
 
 __all__ = ["RollDuePanel", "duration_text"]
 
 _STYLE = "color: #a33; font-weight: bold;"
 
+_DURATION_UNITS = (
+    (tr_noop(_CTX, "{0} day"), tr_noop(_CTX, "{0} days"), SECONDS_PER_DAY),
+    (tr_noop(_CTX, "{0} hour"), tr_noop(_CTX, "{0} hours"), 3600),
+    (tr_noop(_CTX, "{0} minute"), tr_noop(_CTX, "{0} minutes"), 60),
+    (tr_noop(_CTX, "{0} round"), tr_noop(_CTX, "{0} rounds"), ROUND_SECONDS),
+)
+
 
 def duration_text(seconds: int) -> str:
     """"2 days 7 hours 30 minutes 3 rounds": how far an advance that stopped short went."""
     parts: list[str] = []
-    for unit, length in (("day", SECONDS_PER_DAY), ("hour", 3600), ("minute", 60),
-                         ("round", ROUND_SECONDS)):
+    for one, many, length in _DURATION_UNITS:
         amount, seconds = divmod(seconds, length)
         if amount:
-            parts.append(f"{amount} {unit}{'s' if amount != 1 else ''}")
-    return " ".join(parts) or "no time"
+            parts.append(tr(_CTX, one if amount == 1 else many).format(amount))
+    return " ".join(parts) or tr(_CTX, "no time")
 
 
 class RollDuePanel(QWidget):
@@ -59,7 +68,7 @@ class RollDuePanel(QWidget):
             self.message_label.setMaximumWidth(
                 self.message_label.fontMetrics().horizontalAdvance("M") * 36)
         self.message_label.setStyleSheet(_STYLE)
-        self.roll_button = QPushButton("Roll", self)  # the text until a roll is due
+        self.roll_button = QPushButton(tr(_CTX, "Roll"), self)  # the text until a roll is due
         self.roll_button.setObjectName("rollDueRoll")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -75,13 +84,16 @@ class RollDuePanel(QWidget):
             self.message_label.clear()
             self.hide()
             return
-        head = f"Stopped after {stopped_after}. " if stopped_after else "Not advanced. "
+        head = tr(_CTX, "Stopped after {0}. ").format(
+                stopped_after) if stopped_after else tr(_CTX, "Not advanced. ")
         self.message_label.setText(head + (due.short if self.compact else due.text))
         self.message_label.setStyleSheet(_STYLE)
         self.setToolTip(head + due.text)
-        what = "dying roll" if due.kind is DueRoll.DYING else "intensive-care roll"
-        self.roll_button.setText(f"Roll it ({due.odds})" if self.compact
-                                 else f"Roll the {what} for {due.name} ({due.odds})")
+        what = tr(_CTX, "dying roll") if due.kind is DueRoll.DYING else tr(_CTX,
+                "intensive-care roll")
+        self.roll_button.setText(tr(_CTX, "Roll it ({0})").format(due.odds) if self.compact
+                                 else tr(_CTX, "Roll the {0} for {1} ({2})").format(
+                                         what, due.name, due.odds))
         self.roll_button.show()
         self.show()
 
@@ -93,7 +105,7 @@ class RollDuePanel(QWidget):
         patient = campaign.find_character(due.character_id)
         basis = self.document.threshold_basis
         if patient is None or patient.wound_state(basis) is not WoundState.DYING:
-            self._said(f"{due.name} is no longer Dying: no roll needed.")
+            self._said(tr(_CTX, "{0} is no longer Dying: no roll needed.").format(due.name))
             return
         source = DiceSource.app(self.rng)
         if due.kind is DueRoll.DYING:

@@ -19,21 +19,24 @@ from mneme_desktop.domain import (
     Characteristics,
 )
 from mneme_desktop.rules.checks import characteristic_modifier
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.sheet_models import format_modifier
 from mneme_desktop.ui.views.sheet_parts import SPACING, SheetEditor, small_label
 from mneme_desktop.ui.widgets.bounded_spin import BoundedSpinBox
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 
+_CTX = "SheetCharacteristics"
+
 __all__ = ["CharacteristicsGroup"]
 
 _CHARACTERISTIC_NAMES = {
-    Characteristic.STR: "Strength",
-    Characteristic.DEX: "Dexterity",
-    Characteristic.END: "Endurance",
-    Characteristic.INT: "Intelligence",
-    Characteristic.EDU: "Education",
-    Characteristic.SOC: "Social Standing",
-    Characteristic.PSI: "Psionic Strength",
+    Characteristic.STR: tr_noop(_CTX, "Strength"),
+    Characteristic.DEX: tr_noop(_CTX, "Dexterity"),
+    Characteristic.END: tr_noop(_CTX, "Endurance"),
+    Characteristic.INT: tr_noop(_CTX, "Intelligence"),
+    Characteristic.EDU: tr_noop(_CTX, "Education"),
+    Characteristic.SOC: tr_noop(_CTX, "Social Standing"),
+    Characteristic.PSI: tr_noop(_CTX, "Psionic Strength"),
 }
 
 _DAMAGED_STYLE = "color: #b71c1c;"
@@ -44,7 +47,7 @@ class CharacteristicsGroup(QGroupBox):
     """One row per characteristic: value, damage, current and ChM."""
 
     def __init__(self, editor: SheetEditor) -> None:
-        super().__init__("Characteristics")
+        super().__init__(tr(_CTX, "Characteristics"))
         self._editor = editor
         self.setObjectName("characteristicsGroup")
         self.spin_boxes: dict[str, QSpinBox] = {}
@@ -54,7 +57,8 @@ class CharacteristicsGroup(QGroupBox):
         grid = QGridLayout(self)
         grid.setHorizontalSpacing(SPACING + 2)
         grid.setVerticalSpacing(SPACING // 2)
-        for column, header in enumerate(("", "Value", "Damage", "Current", "ChM")):
+        for column, header in enumerate(("", tr(_CTX, "Value"), tr(_CTX, "Damage"), tr(_CTX,
+                "Current"), tr(_CTX, "ChM"))):
             label = small_label(header)
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
             grid.addWidget(label, 0, column)
@@ -62,24 +66,26 @@ class CharacteristicsGroup(QGroupBox):
             key = code.value
             name = QLabel()
             set_rich_text(name, "<b>{}</b>", key.upper())
-            name.setToolTip(_CHARACTERISTIC_NAMES[code])
-            spin = BoundedSpinBox(_CHARACTERISTIC_NAMES[code])
+            full_name = tr(_CTX, _CHARACTERISTIC_NAMES[code])
+            name.setToolTip(full_name)
+            spin = BoundedSpinBox(full_name)
             spin.refused.connect(editor.show_message)
             spin.input_accepted.connect(editor.clear_range_refusal)
             spin.setObjectName(f"{key}Spin")
             spin.setRange(0, MAX_CHARACTERISTIC)
             spin.setKeyboardTracking(False)
-            spin.setAccessibleName(_CHARACTERISTIC_NAMES[code])
-            spin.setToolTip(f"{_CHARACTERISTIC_NAMES[code]} (0 to {MAX_CHARACTERISTIC})")
+            spin.setAccessibleName(full_name)
+            spin.setToolTip(tr(_CTX, "{0} (0 to {1})").format(full_name, MAX_CHARACTERISTIC))
             name.setBuddy(spin)
-            damage = BoundedSpinBox(f"{key.upper()} damage")
+            damage = BoundedSpinBox(tr(_CTX, "{0} damage").format(key.upper()))
             damage.refused.connect(editor.show_message)
             damage.input_accepted.connect(editor.clear_range_refusal)
             damage.setObjectName(f"{key}DamageSpin")
             damage.setRange(0, MAX_CHARACTERISTIC)
             damage.setKeyboardTracking(False)
-            damage.setAccessibleName(f"{_CHARACTERISTIC_NAMES[code]} damage")
-            damage.setToolTip(f"Points of damage to {key.upper()} (drained, poisoned ...)")
+            damage.setAccessibleName(tr(_CTX, "{0} damage").format(full_name))
+            damage.setToolTip(tr(_CTX, "Points of damage to {0} (drained, poisoned ...)").format(
+                    key.upper()))
             current = QLabel()
             current.setObjectName(f"{key}CurrentLabel")
             current.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -87,21 +93,23 @@ class CharacteristicsGroup(QGroupBox):
             chm.setObjectName(f"{key}ChmLabel")
             chm.setAlignment(Qt.AlignmentFlag.AlignCenter)
             chm.setMinimumWidth(chm.fontMetrics().horizontalAdvance("+10") + 8)
-            chm.setToolTip("Characteristic modifier of the current value: floor(value / 3) - 2")
+            chm.setToolTip(tr(_CTX, "Characteristic modifier of the current value: floor(value / "
+                                    "3) - 2"))
             self.spin_boxes[key] = spin
             self.damage_spin_boxes[key] = damage
             self.current_labels[key] = current
             self.chm_labels[key] = chm
             for column, widget in enumerate((name, spin, damage, current, chm)):
                 grid.addWidget(widget, row, column)
-        self.psionic_check = QCheckBox("Psionic")
+        self.psionic_check = QCheckBox(tr(_CTX, "Psionic"))
         self.psionic_check.setObjectName("psionicCheck")
-        self.psionic_check.setToolTip("Only psionic characters have PSI")
+        self.psionic_check.setToolTip(tr(_CTX, "Only psionic characters have PSI"))
         grid.addWidget(self.psionic_check, len(CHARACTERISTIC_CODES) + 1, 1, 1, 2)
         self.upp_label = QLabel()
         self.upp_label.setObjectName("uppLabel")
         self.upp_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.upp_label.setToolTip("The characteristics in UPP order, in pseudo-hex (A = 10)")
+        self.upp_label.setToolTip(tr(_CTX, "The characteristics in UPP order, in pseudo-hex (A = "
+                                           "10)"))
         grid.addWidget(self.upp_label, len(CHARACTERISTIC_CODES) + 2, 0, 1, 5)
 
     def connect_edits(self) -> None:
@@ -138,7 +146,7 @@ class CharacteristicsGroup(QGroupBox):
             self.current_labels[key].setText(str(current))
             self.current_labels[key].setStyleSheet(_DAMAGED_STYLE if damage else "")
             self.chm_labels[key].setText(format_modifier(character.characteristic_modifier(code)))
-        set_rich_text(self.upp_label, "UPP: <b>{}</b>", character.upp)
+        set_rich_text(self.upp_label, tr(_CTX, "UPP: <b>{}</b>"), character.upp)
 
     def _preview_characteristic(self, key: str) -> None:
         """Show the ChM of what is being typed, before it is committed."""
@@ -161,7 +169,8 @@ class CharacteristicsGroup(QGroupBox):
             data[key] = value
             character.characteristics = Characteristics.model_validate(data)
 
-        self._editor.commit(f"Set {key.upper()} to {value}", change, f"field:{key}")
+        self._editor.commit(tr(_CTX, "Set {0} to {1}").format(
+                key.upper(), value), change, f"field:{key}")
 
     def _on_characteristic_damage(self, key: str, value: int) -> None:
         if self._editor.updating:
@@ -172,7 +181,7 @@ class CharacteristicsGroup(QGroupBox):
             data[key] = value
             character.characteristic_damage = CharacteristicDamage.model_validate(data)
 
-        self._editor.commit(f"Set {key.upper()} damage to {value}", change,
+        self._editor.commit(tr(_CTX, "Set {0} damage to {1}").format(key.upper(), value), change,
                             f"field:{key}-damage")
 
     def _on_psionic_toggled(self, checked: bool) -> None:
@@ -185,4 +194,5 @@ class CharacteristicsGroup(QGroupBox):
             data[Characteristic.PSI.value] = value
             character.characteristics = Characteristics.model_validate(data)
 
-        self._editor.commit("Make psionic" if checked else "Remove psionics", change)
+        self._editor.commit(tr(_CTX, "Make psionic") if checked else tr(_CTX,
+                "Remove psionics"), change)

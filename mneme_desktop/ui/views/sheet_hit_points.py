@@ -14,12 +14,15 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSize
 from mneme_desktop.domain import Character, ConditionKind
 from mneme_desktop.rules.track import DamageTrack, damage_track
 from mneme_desktop.rules.wounds import ThresholdBasis, wound_effects
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.sheet_models import format_modifier
 from mneme_desktop.ui.views.sheet_parts import SPACING, SheetEditor, label_buddies, small_label
 from mneme_desktop.ui.widgets.bounded_spin import BoundedSpinBox
 from mneme_desktop.ui.widgets.box_chart import DamageBoxChart
 from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
+
+_CTX = "SheetHitPoints"
 
 __all__ = ["DamageTrackGroup", "HitPointsGroup", "character_track"]
 
@@ -28,7 +31,7 @@ class HitPointsGroup(QGroupBox):
     """HP and damage, with the wound state, penalty and thresholds they make."""
 
     def __init__(self, editor: SheetEditor) -> None:
-        super().__init__("Hit points and wounds")
+        super().__init__(tr(_CTX, "Hit points and wounds"))
         self._editor = editor
         self.setObjectName("hitPointsGroup")
         form = QFormLayout(self)
@@ -36,32 +39,33 @@ class HitPointsGroup(QGroupBox):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.hp_label = QLabel()
         self.hp_label.setObjectName("hpLabel")
-        self.hp_label.setToolTip("HP = STR + DEX + END")
-        form.addRow("HP:", self.hp_label)
-        self.damage_spin = BoundedSpinBox("Damage")
+        self.hp_label.setToolTip(tr(_CTX, "HP = STR + DEX + END"))
+        form.addRow(tr(_CTX, "HP:"), self.hp_label)
+        self.damage_spin = BoundedSpinBox(tr(_CTX, "Damage"))
         self.damage_spin.refused.connect(editor.show_message)
         self.damage_spin.input_accepted.connect(editor.clear_range_refusal)
         self.damage_spin.setObjectName("damageSpin")
         self.damage_spin.setRange(0, 99_999)
         self.damage_spin.setKeyboardTracking(False)
-        self.damage_spin.setToolTip("Damage taken and not yet healed")
-        form.addRow("&Damage:", self.damage_spin)
+        self.damage_spin.setToolTip(tr(_CTX, "Damage taken and not yet healed"))
+        form.addRow(tr(_CTX, "&Damage:"), self.damage_spin)
         self.state_label = QLabel()
         self.state_label.setObjectName("woundStateLabel")
         bold = QFont(self.state_label.font())
         bold.setBold(True)
         self.state_label.setFont(bold)
-        form.addRow("Wound state:", self.state_label)
+        form.addRow(tr(_CTX, "Wound state:"), self.state_label)
         self.penalty_label = QLabel()
         self.penalty_label.setObjectName("penaltyLabel")
-        self.penalty_label.setToolTip("-1 to all mental and physical rolls for every 3 damage")
-        form.addRow("Wound penalty:", self.penalty_label)
+        self.penalty_label.setToolTip(tr(_CTX, "-1 to all mental and physical rolls for every 3 "
+                                               "damage"))
+        form.addRow(tr(_CTX, "Wound penalty:"), self.penalty_label)
         self.thresholds_label = QLabel()
         self.thresholds_label.setObjectName("thresholdsLabel")
         self.thresholds_label.setWordWrap(True)
         self.thresholds_label.setSizePolicy(QSizePolicy.Policy.Expanding,
                                             QSizePolicy.Policy.Preferred)
-        form.addRow("Thresholds:", self.thresholds_label)
+        form.addRow(tr(_CTX, "Thresholds:"), self.thresholds_label)
         self.effects_label = small_label()
         self.effects_label.setObjectName("woundEffectsLabel")
         self.effects_label.setSizePolicy(QSizePolicy.Policy.Expanding,
@@ -77,23 +81,25 @@ class HitPointsGroup(QGroupBox):
                        track: DamageTrack) -> None:
         thresholds = character.wound_thresholds(basis)
         strength, dexterity, endurance = character.characteristics.physical
-        set_rich_text(self.hp_label, "<b>{}</b> (STR {} + DEX {} + END {})",
+        set_rich_text(self.hp_label, tr(_CTX, "<b>{}</b> (STR {} + DEX {} + END {})"),
                       character.hit_points, strength, dexterity, endurance)
         if self.damage_spin.value() != character.damage:
             self.damage_spin.setValue(character.damage)
         state = character.wound_state(basis)
         self.state_label.setText(state.label)
         self.state_label.setToolTip(
-            "The Dead condition is set" if character.has_condition(ConditionKind.DEAD)
+            tr(_CTX, "The Dead condition is set") if character.has_condition(ConditionKind.DEAD)
             else track.thresholds.rule_for(track.state)
         )
         penalty = track.penalty
         self.penalty_label.setText(
-            f"{format_modifier(penalty)} to all rolls" if penalty else "none"
+            tr(_CTX, "{0} to all rolls").format(format_modifier(penalty)) if penalty
+            else tr(_CTX, "none")
         )
         self.thresholds_label.setText(
-            f"Seriously wounded at {thresholds.seriously}, critically wounded at "
-            f"{thresholds.critically}, dying above {thresholds.hp}"
+            tr(_CTX,
+                "Seriously wounded at {0}, critically wounded at {1}, dying above {2}").format(
+                        thresholds.seriously, thresholds.critically, thresholds.hp)
         )
         self.thresholds_label.setToolTip(
             "\n".join((thresholds.seriously_rule, thresholds.critically_rule,
@@ -105,7 +111,8 @@ class HitPointsGroup(QGroupBox):
     def _on_damage_spin(self, value: int) -> None:
         if self._editor.updating:
             return
-        self._editor.commit(f"Set damage to {value}", lambda c: setattr(c, "damage", value),
+        self._editor.commit(tr(_CTX, "Set damage to {0}").format(
+                value), lambda c: setattr(c, "damage", value),
                             "field:damage")
 
 
@@ -113,7 +120,7 @@ class DamageTrackGroup(QGroupBox):
     """The HP bar and the box chart: damage set by pointer or keys, one step per gesture."""
 
     def __init__(self, editor: SheetEditor) -> None:
-        super().__init__("Damage track")
+        super().__init__(tr(_CTX, "Damage track"))
         self._editor = editor
         self._drag_serial = 0
         self.setObjectName("damageTrackGroup")
@@ -128,10 +135,10 @@ class DamageTrackGroup(QGroupBox):
         row.setSpacing(SPACING * 2)
         row.addWidget(self.box_chart, 0, Qt.AlignmentFlag.AlignTop)
         hint = small_label(
-            "Click or drag on the bar or the boxes to set the damage taken, or focus either "
-            "and use + and − (Page Up and Page Down move a whole penalty step, Home heals "
-            "all). Each click, key press or drag is one undo step.\n\n"
-            "Every 3 damage is one row of boxes and -1 to all rolls."
+            tr(_CTX, "Click or drag on the bar or the boxes to set the damage taken, or focus "
+                     "either and use + and − (Page Up and Page Down move a whole penalty step, "
+                     "Home heals all). Each click, key press or drag is one undo step.\n\nEvery 3 "
+                     "damage is one row of boxes and -1 to all rolls.")
         )
         hint.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         row.addWidget(hint, 1)
@@ -158,7 +165,8 @@ class DamageTrackGroup(QGroupBox):
         # A fresh key per gesture: the drag's later moves merge into its first step and
         # never into the previous gesture.
         key = f"hp-drag:{self._drag_serial}"
-        self._editor.commit(f"Set damage to {value}", lambda c: setattr(c, "damage", value),
+        self._editor.commit(tr(_CTX, "Set damage to {0}").format(
+                value), lambda c: setattr(c, "damage", value),
                             key)
 
 

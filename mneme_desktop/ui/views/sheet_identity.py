@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from mneme_desktop.domain import MAX_PORTRAIT_BYTES, Character, CharacterKind
 from mneme_desktop.rules.actions import Load
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.views.sheet_parts import SPACING, SheetEditor, label_buddies
 from mneme_desktop.ui.views.sheet_portrait import (
     PORTRAIT_SIZE,
@@ -33,22 +34,25 @@ from mneme_desktop.ui.views.sheet_portrait import (
 )
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
+_CTX = "SheetIdentity"
+
 __all__ = ["KIND_LABELS", "IdentityGroup"]
 
 KIND_LABELS = {
-    CharacterKind.PLAYER: "Player character",
-    CharacterKind.NPC: "NPC",
-    CharacterKind.ADVERSARY: "Adversary",
+    CharacterKind.PLAYER: tr_noop(_CTX, "Player character"),
+    CharacterKind.NPC: tr_noop(_CTX, "NPC"),
+    CharacterKind.ADVERSARY: tr_noop(_CTX, "Adversary"),
 }
 
-_LOAD_LABELS = {Load.LIGHT: "Light", Load.MEDIUM: "Medium", Load.HEAVY: "Heavy"}
+_LOAD_LABELS = {Load.LIGHT: tr_noop(_CTX, "Light"), Load.MEDIUM: tr_noop(_CTX, "Medium"),
+                Load.HEAVY: tr_noop(_CTX, "Heavy")}
 
 
 class IdentityGroup(QGroupBox):
     """Who the character is; every change commits through the sheet's editor."""
 
     def __init__(self, editor: SheetEditor) -> None:
-        super().__init__("Identity")
+        super().__init__(tr(_CTX, "Identity"))
         self._editor = editor
         self.setObjectName("identityGroup")
         row = QHBoxLayout(self)
@@ -66,25 +70,25 @@ class IdentityGroup(QGroupBox):
         name_box.setSpacing(2)
         name_box.addWidget(self.name_edit)
         name_box.addWidget(self.name_error)
-        name_label = QLabel("&Name:")
+        name_label = QLabel(tr(_CTX, "&Name:"))
         name_label.setBuddy(self.name_edit)
         form.addRow(name_label, name_box)
         self.player_edit = QLineEdit()
         self.player_edit.setObjectName("playerEdit")
         self.player_edit.setMaxLength(200)
-        self.player_edit.setPlaceholderText("nobody (an NPC or adversary)")
-        form.addRow("&Player:", self.player_edit)
+        self.player_edit.setPlaceholderText(tr(_CTX, "nobody (an NPC or adversary)"))
+        form.addRow(tr(_CTX, "&Player:"), self.player_edit)
         self.kind_combo = QComboBox()
         self.kind_combo.setObjectName("kindCombo")
         for kind, label in KIND_LABELS.items():
-            self.kind_combo.addItem(label, kind.value)
-        form.addRow("&Kind:", self.kind_combo)
+            self.kind_combo.addItem(tr(_CTX, label), kind.value)
+        form.addRow(tr(_CTX, "&Kind:"), self.kind_combo)
         self.load_combo = QComboBox()
         self.load_combo.setObjectName("loadCombo")
         for load, label in _LOAD_LABELS.items():
-            self.load_combo.addItem(label, load.value)
-        self.load_combo.setToolTip("The load carried: light, medium or heavy")
-        form.addRow("&Load:", self.load_combo)
+            self.load_combo.addItem(tr(_CTX, label), load.value)
+        self.load_combo.setToolTip(tr(_CTX, "The load carried: light, medium or heavy"))
+        form.addRow(tr(_CTX, "&Load:"), self.load_combo)
         label_buddies(form)
 
     def _build_portrait(self) -> QVBoxLayout:
@@ -97,13 +101,13 @@ class IdentityGroup(QGroupBox):
         self.portrait_label.setFrameShape(QFrame.Shape.StyledPanel)
         layout.addWidget(self.portrait_label, 0, Qt.AlignmentFlag.AlignHCenter)
         buttons = QHBoxLayout()
-        self.set_portrait_button = QPushButton("Set portrait…")
+        self.set_portrait_button = QPushButton(tr(_CTX, "Set portrait…"))
         self.set_portrait_button.setObjectName("setPortraitButton")
         self.set_portrait_button.setToolTip(
-            f"A PNG, JPEG, GIF or WebP image of at most "
-            f"{MAX_PORTRAIT_BYTES // (1024 * 1024)} MiB, kept inside the campaign file"
+            tr(_CTX, "A PNG, JPEG, GIF or WebP image of at most {0} MiB, kept inside the "
+                     "campaign file").format(MAX_PORTRAIT_BYTES // (1024 * 1024))
         )
-        self.remove_portrait_button = QPushButton("Remove")
+        self.remove_portrait_button = QPushButton(tr(_CTX, "Remove"))
         self.remove_portrait_button.setObjectName("removePortraitButton")
         buttons.addWidget(self.set_portrait_button)
         buttons.addWidget(self.remove_portrait_button)
@@ -120,7 +124,7 @@ class IdentityGroup(QGroupBox):
         self.load_combo.currentIndexChanged.connect(self._on_load_chosen)
         self.set_portrait_button.clicked.connect(self._choose_portrait)
         self.remove_portrait_button.clicked.connect(
-            lambda: self._editor.commit("Remove portrait",
+            lambda: self._editor.commit(tr(_CTX, "Remove portrait"),
                                         lambda c: setattr(c, "portrait", None))
         )
 
@@ -158,18 +162,19 @@ class IdentityGroup(QGroupBox):
         except PortraitError as exc:
             self._editor.show_message(str(exc))
             return False
-        return self._editor.commit("Set portrait", lambda c: setattr(c, "portrait", portrait))
+        return self._editor.commit(tr(_CTX,
+                "Set portrait"), lambda c: setattr(c, "portrait", portrait))
 
     def _choose_portrait(self) -> None:
         path, _filter = QFileDialog.getOpenFileName(
-            self, "Choose a portrait", "",
-            "Images (*.png *.jpg *.jpeg *.gif *.webp);;All files (*)",
+            self, tr(_CTX, "Choose a portrait"), "",
+            tr(_CTX, "Images (*.png *.jpg *.jpeg *.gif *.webp);;All files (*)"),
         )
         if path:
             self.set_portrait_from_file(Path(path))
 
     def _on_name_typed(self, text: str) -> None:
-        self.show_name_error("" if text.strip() else "A name is required.")
+        self.show_name_error("" if text.strip() else tr(_CTX, "A name is required."))
 
     def _on_name_finished(self) -> None:
         if self._editor.updating or not self.name_edit.isModified():
@@ -179,7 +184,8 @@ class IdentityGroup(QGroupBox):
             return
         name = self.name_edit.text().strip()
         if not name:
-            message = f"Name cannot be empty; the sheet keeps \u201c{character.name}\u201d."
+            message = tr(_CTX, "Name cannot be empty; the sheet keeps “{0}”.").format(
+                    character.name)
             self.show_name_error(message)
             self._editor.show_message(message)
             return
@@ -188,7 +194,7 @@ class IdentityGroup(QGroupBox):
             self.name_edit.setModified(False)
             self.name_edit.setText(name)
             return
-        if self._editor.commit(f"Rename {character.name} to {name}",
+        if self._editor.commit(tr(_CTX, "Rename {0} to {1}").format(character.name, name),
                                lambda c: setattr(c, "name", name), "field:name"):
             self.name_edit.setModified(False)
             self._editor.refresh()
@@ -199,7 +205,7 @@ class IdentityGroup(QGroupBox):
         player = self.player_edit.text().strip()
         character = self._editor.character()
         if character is not None and player != character.player:
-            self._editor.commit("Set player", lambda c: setattr(c, "player", player),
+            self._editor.commit(tr(_CTX, "Set player"), lambda c: setattr(c, "player", player),
                                 "field:player")
         self.player_edit.setModified(False)
         self._editor.refresh()
@@ -208,12 +214,13 @@ class IdentityGroup(QGroupBox):
         if self._editor.updating:
             return
         kind = CharacterKind(self.kind_combo.currentData())
-        self._editor.commit(f"Make {KIND_LABELS[kind].lower()}",
+        self._editor.commit(tr(_CTX, "Make {0}").format(tr(_CTX, KIND_LABELS[kind]).lower()),
                             lambda c: setattr(c, "kind", kind))
 
     def _on_load_chosen(self, _index: int) -> None:
         if self._editor.updating:
             return
         load = Load(self.load_combo.currentData())
-        self._editor.commit(f"Set load to {_LOAD_LABELS[load].lower()}",
+        self._editor.commit(tr(_CTX, "Set load to {0}").format(
+                                tr(_CTX, _LOAD_LABELS[load]).lower()),
                             lambda c: setattr(c, "load", load), "field:load")

@@ -8,8 +8,11 @@ from PySide6.QtWidgets import QGroupBox, QVBoxLayout
 
 from mneme_desktop.domain import Character
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.views.sheet_parts import SheetEditor
 from mneme_desktop.ui.widgets.notes_edit import NotesEdit
+
+_CTX = "SheetNotes"
 
 __all__ = ["NOTES_COMMIT_DELAY_MS", "NotesGroup"]
 
@@ -21,7 +24,7 @@ class NotesGroup(QGroupBox):
     """The notes field, holding back what is typed until :meth:`flush` commits it."""
 
     def __init__(self, editor: SheetEditor, document: CampaignDocument) -> None:
-        super().__init__("Notes")
+        super().__init__(tr(_CTX, "Notes"))
         self._editor = editor
         self._document = document
         self._pending = False
@@ -56,7 +59,7 @@ class NotesGroup(QGroupBox):
         character = self._document.character(character_id) if character_id else None
         if character is None or character.notes == text:
             return
-        self._editor.commit("Edit notes", lambda c: setattr(c, "notes", text),
+        self._editor.commit(tr(_CTX, "Edit notes"), lambda c: setattr(c, "notes", text),
                             character=character)
 
     def show_character(self, character: Character) -> None:

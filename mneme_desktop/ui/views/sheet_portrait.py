@@ -14,7 +14,10 @@ from PySide6.QtGui import QImage, QPixmap
 from PySide6.QtWidgets import QLabel
 
 from mneme_desktop.domain import MAX_PORTRAIT_BYTES, Portrait
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.sheet_models import describe_error
+
+_CTX = "SheetPortrait"
 
 __all__ = ["PORTRAIT_SIZE", "PortraitError", "read_portrait", "show_portrait",
            "sniff_image_type"]
@@ -47,32 +50,34 @@ def read_portrait(path: Path) -> Portrait:
         size = path.stat().st_size
         if size > MAX_PORTRAIT_BYTES:
             raise PortraitError(
-                f"{path.name} is {size / (1024 * 1024):.1f} MiB; a portrait can be at most "
-                f"{MAX_PORTRAIT_BYTES // (1024 * 1024)} MiB because it is kept inside the "
-                "campaign file. Choose a smaller image."
+                tr(_CTX, "{0} is {1:.1f} MiB; a portrait can be at most {2} MiB because it is "
+                         "kept inside the campaign file. Choose a smaller image.").format(
+                             path.name, size / (1024 * 1024), MAX_PORTRAIT_BYTES // (1024 * 1024))
             )
         raw = path.read_bytes()
     except OSError as exc:
-        raise PortraitError(f"Could not read {path.name}: {exc.strerror or exc}") from exc
+        raise PortraitError(tr(_CTX, "Could not read {0}: {1}").format(
+                path.name, exc.strerror or exc)) from exc
     media_type = sniff_image_type(raw)
     if media_type is None or QImage.fromData(raw).isNull():
-        raise PortraitError(f"{path.name} is not a PNG, JPEG, GIF or WebP image.")
+        raise PortraitError(tr(_CTX, "{0} is not a PNG, JPEG, GIF or WebP image.").format(
+                path.name))
     try:
         return Portrait.from_bytes(raw, media_type)
     except (ValidationError, ValueError) as exc:
-        raise PortraitError(f"{path.name}: {describe_error(exc)}") from exc
+        raise PortraitError(tr(_CTX, "{0}: {1}").format(path.name, describe_error(exc))) from exc
 
 
 def show_portrait(label: QLabel, portrait: Portrait | None) -> None:
     """The portrait scaled into ``label``, or a word saying there is none to show."""
     if portrait is None:
         label.setPixmap(QPixmap())
-        label.setText("No portrait")
+        label.setText(tr(_CTX, "No portrait"))
         return
     pixmap = QPixmap()
     if not pixmap.loadFromData(portrait.image_bytes):
         label.setPixmap(QPixmap())
-        label.setText("Portrait cannot\nbe shown")
+        label.setText(tr(_CTX, "Portrait cannot\nbe shown"))
         return
     label.setPixmap(pixmap.scaled(
         PORTRAIT_SIZE, PORTRAIT_SIZE, Qt.AspectRatioMode.KeepAspectRatio,

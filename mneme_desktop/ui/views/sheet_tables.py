@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from mneme_desktop.domain import ConditionKind
 from mneme_desktop.rules.checks import UNSKILLED
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.sheet_models import (
     CharacterItemsModel,
     ConditionsTableModel,
@@ -32,6 +33,8 @@ from mneme_desktop.ui.models.sheet_models import (
 )
 from mneme_desktop.ui.views.sheet_parts import SPACING, SheetEditor
 from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
+
+_CTX = "SheetTables"
 
 __all__ = ["ConditionsGroup", "ItemTableGroup", "skills_group"]
 
@@ -132,9 +135,9 @@ class ItemTableGroup(QGroupBox):
         layout.setSpacing(SPACING // 2)
         layout.addWidget(self.view)
         self.buttons = QHBoxLayout()
-        self.add_button = QPushButton(f"Add {noun}")
+        self.add_button = QPushButton(tr(_CTX, "Add {0}").format(tr("SheetModels", noun)))
         self.add_button.setObjectName(f"add{noun.title().replace(' ', '')}Button")
-        self.remove_button = QPushButton(f"Remove {noun}")
+        self.remove_button = QPushButton(tr(_CTX, "Remove {0}").format(tr("SheetModels", noun)))
         self.remove_button.setObjectName(f"remove{noun.title().replace(' ', '')}Button")
         self.remove_button.setEnabled(False)
         self.buttons.addWidget(self.add_button)
@@ -177,12 +180,12 @@ class ItemTableGroup(QGroupBox):
 def skills_group(editor: SheetEditor, model: CharacterItemsModel,
                  proxy: QSortFilterProxyModel) -> tuple[ItemTableGroup, QLabel]:
     """The skills table, sorted by name, with the unskilled DM beside its buttons."""
-    group = ItemTableGroup(editor, "Skills", "skills", model, "skill", (0, 1), proxy)
-    unskilled = QLabel(f"Unskilled: {format_modifier(UNSKILLED)}")
+    group = ItemTableGroup(editor, tr(_CTX, "Skills"), "skills", model, "skill", (0, 1), proxy)
+    unskilled = QLabel(tr(_CTX, "Unskilled: {0}").format(format_modifier(UNSKILLED)))
     unskilled.setObjectName("unskilledLabel")
     unskilled.setToolTip(
-        f"A check with a skill the character does not have takes {UNSKILLED}; "
-        "Skill-0 is a skill and rolls at +0."
+        tr(_CTX, "A check with a skill the character does not have takes {0}; Skill-0 is a skill "
+                 "and rolls at +0.").format(UNSKILLED)
     )
     group.buttons.addWidget(unskilled)
     return group, unskilled
@@ -192,7 +195,7 @@ class ConditionsGroup(QGroupBox):
     """The character's conditions; a new one is chosen by kind, with a detail."""
 
     def __init__(self, editor: SheetEditor, model: ConditionsTableModel) -> None:
-        super().__init__("Conditions")
+        super().__init__(tr(_CTX, "Conditions"))
         self._editor = editor
         self.model = model
         self.view = _sheet_table("conditionsView")
@@ -211,12 +214,12 @@ class ConditionsGroup(QGroupBox):
             self.kind_combo.addItem(kind.label, kind.value)
         self.detail_edit = QLineEdit()
         self.detail_edit.setObjectName("conditionDetailEdit")
-        self.detail_edit.setPlaceholderText("detail, e.g. left arm")
+        self.detail_edit.setPlaceholderText(tr(_CTX, "detail, e.g. left arm"))
         self.detail_edit.setMaxLength(200)
-        self.add_button = QPushButton("Add condition")
+        self.add_button = QPushButton(tr(_CTX, "Add condition"))
         self.add_button.setObjectName("addConditionButton")
-        self.add_button.setToolTip("Starts now on the campaign clock")
-        self.remove_button = QPushButton("Remove condition")
+        self.add_button.setToolTip(tr(_CTX, "Starts now on the campaign clock"))
+        self.remove_button = QPushButton(tr(_CTX, "Remove condition"))
         self.remove_button.setObjectName("removeConditionButton")
         self.remove_button.setEnabled(False)
         row.addWidget(self.kind_combo)

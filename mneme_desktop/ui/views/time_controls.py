@@ -26,7 +26,10 @@ from mneme_desktop.domain.gametime import SECONDS_PER_DAY
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.healing_commands import advance_clock
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.views.roll_due_panel import RollDuePanel, duration_text
+
+_CTX = "TimeControls"
 
 __all__ = ["TimeControls", "TimeUnit"]
 
@@ -34,14 +37,19 @@ __all__ = ["TimeControls", "TimeUnit"]
 class TimeUnit(Enum):
     """The steps a referee moves the clock by, with their length in seconds."""
 
-    ROUNDS = ("rounds", ROUND_SECONDS)
-    MINUTES = ("minutes", 60)
-    HOURS = ("hours", 3600)
-    DAYS = ("days", SECONDS_PER_DAY)
+    ROUNDS = (tr_noop(_CTX, "rounds"), ROUND_SECONDS)
+    MINUTES = (tr_noop(_CTX, "minutes"), 60)
+    HOURS = (tr_noop(_CTX, "hours"), 3600)
+    DAYS = (tr_noop(_CTX, "days"), SECONDS_PER_DAY)
 
     @property
     def label(self) -> str:
+        """The untranslated name ("rounds"); :attr:`text` is what the user reads."""
         return self.value[0]
+
+    @property
+    def text(self) -> str:
+        return tr(_CTX, self.label)
 
     @property
     def seconds(self) -> int:
@@ -49,8 +57,16 @@ class TimeUnit(Enum):
 
     def describe(self, amount: int) -> str:
         """"3 rounds", "1 minute"."""
-        name = self.label if amount != 1 else self.label[:-1]
-        return f"{amount} {name}"
+        one, many = _UNIT_FORMS[self.label]
+        return tr(_CTX, one if amount == 1 else many).format(amount)
+
+
+_UNIT_FORMS = {
+    "rounds": (tr_noop(_CTX, "{0} round"), tr_noop(_CTX, "{0} rounds")),
+    "minutes": (tr_noop(_CTX, "{0} minute"), tr_noop(_CTX, "{0} minutes")),
+    "hours": (tr_noop(_CTX, "{0} hour"), tr_noop(_CTX, "{0} hours")),
+    "days": (tr_noop(_CTX, "{0} day"), tr_noop(_CTX, "{0} days")),
+}
 
 
 class TimeControls(QWidget):
@@ -68,21 +84,21 @@ class TimeControls(QWidget):
         self.clock_label = QLabel(self)
         self.clock_label.setObjectName("clockLabel")
         self.clock_label.setMinimumWidth(self.clock_label.fontMetrics().horizontalAdvance(
-            "Day 0000, 00:00:00"))
+            tr(_CTX, "Day 0000, 00:00:00")))
         self.amount_spin = QSpinBox(self)
         self.amount_spin.setObjectName("clockAmount")
         self.amount_spin.setRange(1, 9999)
-        self.amount_spin.setAccessibleName("Amount of time")
+        self.amount_spin.setAccessibleName(tr(_CTX, "Amount of time"))
         self.unit_combo = QComboBox(self)
         self.unit_combo.setObjectName("clockUnit")
-        self.unit_combo.setAccessibleName("Unit of time")
+        self.unit_combo.setAccessibleName(tr(_CTX, "Unit of time"))
         for unit in TimeUnit:
-            self.unit_combo.addItem(unit.label, unit)
-        self.advance_button = QPushButton("Advance", self)
+            self.unit_combo.addItem(unit.text, unit)
+        self.advance_button = QPushButton(tr(_CTX, "Advance"), self)
         self.advance_button.setObjectName("clockAdvance")
         self.advance_button.setToolTip(
-            "Move the campaign clock on: bleeding characters lose 1 damage a minute, "
-            "stabilisations end, each whole day heals everyone on a healing regime."
+            tr(_CTX, "Move the campaign clock on: bleeding characters lose 1 damage a minute, "
+                     "stabilisations end, each whole day heals everyone on a healing regime.")
         )
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -132,13 +148,15 @@ class TimeControls(QWidget):
         amount = self.amount_spin.value()
         unit = self.unit
         what = unit.describe(amount)
-        result = advance_clock(document, amount * unit.seconds, f"Advance the clock {what}")
+        result = advance_clock(document, amount * unit.seconds, tr(_CTX,
+                "Advance the clock {0}").format(what))
         happened = result.changes.said
         passed = what if result.advanced == result.requested else duration_text(result.advanced)
-        summary = (f"{passed} passed" if result.advanced else "The clock did not move") + (
+        summary = (tr(_CTX, "{0} passed").format(passed) if result.advanced else tr(_CTX,
+                "The clock did not move")) + (
             ": " + "; ".join(happened) if happened else "")
         if result.due is not None:
-            summary += f". Stopped: {result.due.text}"
+            summary += tr(_CTX, ". Stopped: {0}").format(result.due.text)
         moved = duration_text(result.advanced) if result.advanced else ""
         self.roll_panel.show_due(result.due, moved)
         self.clock_label.setToolTip(summary)

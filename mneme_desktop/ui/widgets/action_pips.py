@@ -23,6 +23,9 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QMenu, QSizePolicy, QWidget
 
 from mneme_desktop.rules.actions import ACTION_CATALOG, MINOR_ACTIONS_PER_ROUND, ActionKind
+from mneme_desktop.ui.i18n import tr
+
+_CTX = "ActionPips"
 
 __all__ = ["ActionPips", "catalog_menu", "paint_action_pips", "pips_text"]
 
@@ -32,7 +35,9 @@ _KIND_ORDER = (ActionKind.FREE, ActionKind.MINOR, ActionKind.SIGNIFICANT, Action
 def pips_text(spent: int, total: int = MINOR_ACTIONS_PER_ROUND) -> str:
     """"1 of 3 minor actions left" - what the pips say to a screen reader."""
     left = total - spent
-    return f"{left} of {total} minor action{'s' if total != 1 else ''} left"
+    if total == 1:
+        return tr(_CTX, "{0} of {1} minor action left").format(left, total)
+    return tr(_CTX, "{0} of {1} minor actions left").format(left, total)
 
 
 def paint_action_pips(
@@ -82,15 +87,16 @@ def catalog_menu(parent: QWidget, spent: int) -> QMenu:
     menu.setToolTipsVisible(True)
     left = MINOR_ACTIONS_PER_ROUND - spent
     for kind in _KIND_ORDER:
-        section = menu.addSection(f"{kind.label} ({kind.cost} minor)")
+        section = menu.addSection(tr(_CTX, "{0} ({1} minor)").format(kind.label, kind.cost))
         section.setEnabled(False)
         for action in ACTION_CATALOG:
             if action.kind is not kind:
                 continue
-            short = "" if kind.cost <= left else "  (not enough left)"
+            short = "" if kind.cost <= left else tr(_CTX, "  (not enough left)")
             entry = menu.addAction(f"{action.name}{short}")
             entry.setData(action.key)
-            entry.setToolTip(f"{action.name} — {action.category}. {action.description}")
+            entry.setToolTip(tr(_CTX, "{0} — {1}. {2}").format(
+                    action.name, action.category, action.description))
             entry.setStatusTip(action.description)
     return menu
 
@@ -131,8 +137,9 @@ class ActionPips(QWidget):
     def _update_text(self) -> None:
         """Name and text value for screen readers, announced when they change."""
         text = pips_text(self._spent)
-        name = f"Minor actions for {self._subject}" if self._subject else "Minor actions"
-        description = f"{self._subject}: {text}" if self._subject else text
+        name = tr(_CTX, "Minor actions for {0}").format(
+                self._subject) if self._subject else tr(_CTX, "Minor actions")
+        description = tr(_CTX, "{0}: {1}").format(self._subject, text) if self._subject else text
         changed = []
         if name != self.accessibleName():
             self.setAccessibleName(name)
@@ -140,8 +147,8 @@ class ActionPips(QWidget):
         if description != self.accessibleDescription():
             self.setAccessibleDescription(description)
             changed.append(QAccessible.Event.DescriptionChanged)
-        self.setToolTip(f"{text} this round. Click or press Space to take an action "
-                        "from the catalog.")
+        self.setToolTip(tr(_CTX, "{0} this round. Click or press Space to take an action from "
+                                 "the catalog.").format(text))
         if QAccessible.isActive():
             for kind in changed:
                 QAccessible.updateAccessibility(QAccessibleEvent(self, kind))

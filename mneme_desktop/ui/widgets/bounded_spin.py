@@ -6,6 +6,10 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QKeyEvent, QValidator
 from PySide6.QtWidgets import QSpinBox, QWidget
 
+from mneme_desktop.ui.i18n import tr
+
+_CTX = "BoundedSpin"
+
 
 class BoundedSpinBox(QSpinBox):
     """QSpinBox refuses a digit that would leave its range without a word; this one emits
@@ -24,7 +28,8 @@ class BoundedSpinBox(QSpinBox):
         self.what = what
 
     def refusal(self) -> str:
-        return f"{self.what} runs from {self.minimum()} to {self.maximum()}"
+        return tr(_CTX, "{0} runs from {1} to {2}").format(
+                self.what, self.minimum(), self.maximum())
 
     def would_refuse(self, typed: str) -> bool:
         """True when typing ``typed`` at the cursor (over any selection) is invalid input."""

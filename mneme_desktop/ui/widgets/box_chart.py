@@ -19,6 +19,7 @@ from mneme_desktop.drawing.track_painter import (
     box_chart_size_hint,
     paint_box_chart,
 )
+from mneme_desktop.ui.i18n import tr_noop
 from mneme_desktop.ui.widgets.hp_bar import DamageTrackWidget
 
 __all__ = ["DamageBoxChart"]
@@ -27,7 +28,7 @@ __all__ = ["DamageBoxChart"]
 class DamageBoxChart(DamageTrackWidget):
     """Damage as rows of boxes crossed off left to right, top to bottom."""
 
-    KIND = "Damage box chart"
+    KIND = tr_noop("HpBar", "Damage box chart")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -33,8 +33,11 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.rules.dice import DiceParseError, parse_dice
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.roles import CHOICES_ROLE, EDITOR_ROLE, VALUE_ROLE
 from mneme_desktop.ui.widgets.bounded_spin import BoundedSpinBox
+
+_CTX = "Delegates"
 
 __all__ = [
     "DiceLineEdit",
@@ -106,9 +109,9 @@ class DiceLineEdit(QLineEdit):
         super().__init__(parent)
         self.setObjectName("diceLineEdit")
         self.setValidator(DiceValidator(self))
-        self.setPlaceholderText("e.g. 3d6, 3d3-2, D 2d6")
+        self.setPlaceholderText(tr(_CTX, "e.g. 3d6, 3d3-2, D 2d6"))
         self._problem = ""
-        self.field_label = "Damage"
+        self.field_label = tr(_CTX, "Damage")
         self.textChanged.connect(self._check)
 
     @property
@@ -121,7 +124,7 @@ class DiceLineEdit(QLineEdit):
             return
         self._problem = problem
         self.setStyleSheet(_INVALID_STYLE if problem else "")
-        self.setToolTip(problem or "Damage dice, e.g. 3d6, 3d3-2 or D 2d6 (Deka scale)")
+        self.setToolTip(problem or tr(_CTX, "Damage dice, e.g. 3d6, 3d3-2 or D 2d6 (Deka scale)"))
         if problem:
             self.show_problem()
         else:
@@ -175,7 +178,7 @@ class SheetItemDelegate(QStyledItemDelegate):
             if spec.max_length:
                 line.setMaxLength(spec.max_length)
             if spec.placeholder:
-                line.setPlaceholderText(spec.placeholder)
+                line.setPlaceholderText(tr("SheetModels", spec.placeholder))
             editor = line
         editor.setObjectName(f"{spec.kind.value}CellEditor")
         return editor
@@ -224,7 +227,8 @@ class SheetItemDelegate(QStyledItemDelegate):
     def destroyEditor(self, editor: QWidget, index: _Index) -> None:
         # Qt closes an editor holding unacceptable input without committing it; say why.
         if isinstance(editor, DiceLineEdit) and editor.problem:
-            self.edit_refused.emit(f"{_header(index)} not changed: {editor.problem}")
+            self.edit_refused.emit(tr(_CTX, "{0} not changed: {1}").format(
+                    _header(index), editor.problem))
         if isinstance(editor, DiceLineEdit):
             self.problem_changed.emit("")
         super().destroyEditor(editor, index)
@@ -237,15 +241,16 @@ class SheetItemDelegate(QStyledItemDelegate):
             and isinstance(event, QKeyEvent)
             and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
         ):
-            self.edit_refused.emit(f"{watched.field_label}: {watched.problem}")
+            self.edit_refused.emit(tr(_CTX, "{0}: {1}").format(
+                    watched.field_label, watched.problem))
             watched.show_problem()
         return super().eventFilter(watched, event)
 
 
 def _header(index: _Index) -> str:
     if not index.isValid():
-        return "Value"
+        return tr(_CTX, "Value")
     model = index.model()
     header = model.headerData(index.column(), Qt.Orientation.Horizontal,
                               Qt.ItemDataRole.DisplayRole)
-    return str(header) if header else "Value"
+    return str(header) if header else tr(_CTX, "Value")

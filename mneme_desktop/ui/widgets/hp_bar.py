@@ -36,6 +36,9 @@ from mneme_desktop.drawing.track_painter import (
     track_tooltip,
 )
 from mneme_desktop.rules.track import BOXES_PER_ROW, DamageTrack
+from mneme_desktop.ui.i18n import tr, tr_noop
+
+_CTX = "HpBar"
 
 __all__ = ["DamageTrackWidget", "HpThresholdBar"]
 
@@ -59,14 +62,14 @@ class DamageTrackWidget(QWidget):
 
     damage_requested = Signal(int, bool)
 
-    KIND = "Damage track"
+    KIND = tr_noop(_CTX, "Damage track")
     """What the widget is, the start of its accessible name ("HP threshold bar")."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._track: DamageTrack | None = None
         self._subject = ""
-        self.setAccessibleName(self.KIND)
+        self.setAccessibleName(tr(_CTX, self.KIND))
         self._drag_unit: int | None = None
         self._drag_emitted = False
         self._last_requested: int | None = None
@@ -90,7 +93,8 @@ class DamageTrackWidget(QWidget):
         if name == self._subject:
             return
         self._subject = name
-        self.setAccessibleName(f"{self.KIND} for {name}" if name else self.KIND)
+        self.setAccessibleName(tr(_CTX, "{0} for {1}").format(
+                tr(_CTX, self.KIND), name) if name else tr(_CTX, self.KIND))
         if QAccessible.isActive():
             QAccessible.updateAccessibility(QAccessibleEvent(self, QAccessible.Event.NameChanged))
         self._describe()
@@ -249,7 +253,7 @@ class HpThresholdBar(DamageTrackWidget):
     bands (hatched denser as they worsen), tally marks in groups of 3 per penalty step,
     numbered threshold ticks, and the state and penalty written on top."""
 
-    KIND = "HP threshold bar"
+    KIND = tr_noop(_CTX, "HP threshold bar")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

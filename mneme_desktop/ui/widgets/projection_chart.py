@@ -38,6 +38,9 @@ from mneme_desktop.drawing.track_painter import (
 )
 from mneme_desktop.rules.track import Band, DamageTrack
 from mneme_desktop.rules.wounds import wound_state
+from mneme_desktop.ui.i18n import tr
+
+_CTX = "ProjectionChart"
 
 __all__ = ["PLAN_COLORS", "ChartLabel", "ChartSeries", "ProjectionChart", "day_ticks"]
 
@@ -138,9 +141,9 @@ class ProjectionChart(QWidget):
         self._track: DamageTrack | None = None
         self._series: tuple[ChartSeries, ...] = ()
         self._title = ""
-        self._empty_text = "Choose an injured character to see the projection."
+        self._empty_text = tr(_CTX, "Choose an injured character to see the projection.")
         self.setObjectName("projectionChart")
-        self.setAccessibleName("Healing projection chart")
+        self.setAccessibleName(tr(_CTX, "Healing projection chart"))
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
 
@@ -179,7 +182,7 @@ class ProjectionChart(QWidget):
         if self._track is None:
             text = self._empty_text
         elif self._title:
-            text = f"{self._title}. {outcomes}".strip()
+            text = tr(_CTX, "{0}. {1}").format(self._title, outcomes).strip()
         else:
             text = outcomes or describe_track(self._track)
         if text != self.accessibleDescription():
@@ -241,11 +244,12 @@ class ProjectionChart(QWidget):
         track = self._track
         if track is None:
             return ""
-        lines = [f"Day {day}"]
+        lines = [tr(_CTX, "Day {0}").format(day)]
         for series in self._series:
             damage = series.damage_on(day)
             state = wound_state(damage, track.hp, track.thresholds)
-            lines.append(f"{series.label}: damage {damage} ({state.label})")
+            lines.append(tr(_CTX, "{0}: damage {1} ({2})").format(
+                    series.label, damage, state.label))
         return "\n".join(lines)
 
     def event(self, event: QEvent) -> bool:
@@ -365,7 +369,7 @@ class ProjectionChart(QWidget):
         painter.translate(line * 0.1, plot.center().y())
         painter.rotate(-90)
         painter.drawText(QRectF(-plot.height() / 2, 0, plot.height(), line),
-                         Qt.AlignmentFlag.AlignCenter, "damage")
+                         Qt.AlignmentFlag.AlignCenter, tr(_CTX, "damage"))
         painter.restore()
         # Days.
         max_ticks = int(plot.width() // (metrics.horizontalAdvance("000") * 2.2))
@@ -379,7 +383,7 @@ class ProjectionChart(QWidget):
                              str(day))
         painter.drawText(
             QRectF(plot.left(), plot.bottom() + gap + line, plot.width(), line),
-            Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "days from now")
+            Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, tr(_CTX, "days from now"))
 
     def _pen(self, series: ChartSeries, width: float) -> QPen:
         pen = QPen(self.line_color(series), width)
@@ -462,7 +466,7 @@ class ProjectionChart(QWidget):
         def width_of(text: str) -> float:
             return metrics.horizontalAdvance(text) + line * 0.4
 
-        hp_text = f"HP {track.hp}"
+        hp_text = tr(_CTX, "HP {0}").format(track.hp)
         hp_y = self.y_for_position(track.hp_position)
         hp_width = width_of(hp_text)
         hp_left = plot.right() - gap - hp_width
@@ -474,7 +478,7 @@ class ProjectionChart(QWidget):
         for index, series in enumerate(self._series):
             if not series.healed_day:
                 continue
-            text = f"{series.label}: healed day {series.healed_day}"
+            text = tr(_CTX, "{0}: healed day {1}").format(series.label, series.healed_day)
             width = width_of(text)
             x = self.x_for_day(series.healed_day)
             lefts = (x + line * 0.2, x - width - line * 0.2)
@@ -538,7 +542,8 @@ class ProjectionChart(QWidget):
                              series.label)
             x += width + line
         # Key for the markers, as much of it as fits.
-        keys = ["● state changes", "▬ therapy", "red bar: immobile, no healing"]
+        keys = [tr(_CTX, "● state changes"), tr(_CTX, "▬ therapy"), tr(_CTX,
+                "red bar: immobile, no healing")]
         while keys and metrics.horizontalAdvance("   ".join(keys)) > plot.right() - x:
             keys.pop()
         if keys:
