@@ -220,41 +220,11 @@ def export(runs: int) -> list[Row]:
 
 
 def healing(runs: int) -> list[Row]:
+    from bench_scaling import planner_opener
     from PySide6.QtWidgets import QApplication, QTableWidget, QTableWidgetItem
 
-    from mneme_desktop.domain.healing.plan import HealingPlan
-    from mneme_desktop.rules.healing import Activity
-    from mneme_desktop.storage import build_sample_campaign
-    from mneme_desktop.ui.document import CampaignDocument
-    from mneme_desktop.ui.views.healing_view import HealingView
-
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    campaign = build_sample_campaign()
-    template = campaign.characters[0]
-    injured = []
-    for number in range(20):
-        copy = template.model_copy(deep=True, update={"name": f"Patient {number + 1}"})
-        copy.id = f"patient-{number}"
-        copy.damage = 3 + number
-        injured.append(campaign.add_character(copy).id)
-    document = CampaignDocument(campaign)
-    year = (HealingPlan.single(Activity.FULL_REST, True, 365, "A year of rest"),
-            HealingPlan.single(Activity.LIGHT, False, 365, "A year of light work"))
-
-    def open_planner() -> None:
-        view = HealingView(document)
-        view.resize(1280, 820)
-        view.plan_a.model.set_plan(year[0])
-        view.plan_b.model.set_plan(year[1])
-        view.set_characters(injured)
-        view.show()
-        app.processEvents()
-        view.repaint()
-        if view.projection(injured[0]) is None:
-            raise RuntimeError("no projection for the first patient")
-        view.close()
-        view.deleteLater()
-        app.processEvents()
+    open_planner = planner_opener(20)
 
     def plain_table() -> None:
         """The baseline: a plain table of the same size (365 days x 20 people), painted."""

@@ -16,7 +16,7 @@ class AdversaryTemplate(BaseModel):
     characters like any other and every rule reads them the same way.
     """
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True)
 
     id: str = Field(default_factory=new_id, min_length=1, max_length=64)
     stats: Character

@@ -6,13 +6,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from mneme_desktop.domain.adversary import AdversaryTemplate
 from mneme_desktop.domain.character import Character, new_id
 from mneme_desktop.domain.encounter import Combatant, Encounter
 from mneme_desktop.domain.gametime import GameTime
 from mneme_desktop.domain.healing.infirmary import Infirmary
+from mneme_desktop.domain.lookup import IdIndex, Place, PrivateIndex, SheetPlaces
 from mneme_desktop.rules.wounds import ThresholdBasis
 
 __all__ = [
@@ -63,7 +64,7 @@ class CampaignIntegrityError(ValueError):
 
 
 class JournalEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True)
 
     id: str = Field(default_factory=new_id, min_length=1, max_length=64)
     game_time: GameTime = Field(default_factory=GameTime)
@@ -74,7 +75,7 @@ class JournalEntry(BaseModel):
 class RulesOptions(BaseModel):
     """Where the chapters allow two readings, the campaign records which one it plays."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True)
 
     threshold_basis: ThresholdBasis = Field(
         default=ThresholdBasis.HP_FRACTIONS,
@@ -83,10 +84,22 @@ class RulesOptions(BaseModel):
     )
 
 
+class _Lookups(PrivateIndex):
+    """A campaign's indexes by id (see :mod:`mneme_desktop.domain.lookup`)."""
+
+    __slots__ = ("characters", "encounters", "sheets", "templates")
+
+    def __init__(self) -> None:
+        self.characters: IdIndex[Character] = IdIndex()
+        self.templates: IdIndex[AdversaryTemplate] = IdIndex()
+        self.encounters: IdIndex[Encounter] = IdIndex()
+        self.sheets = SheetPlaces()
+
+
 class Campaign(BaseModel):
     """A whole campaign. Ids are unique within their list and every reference resolves."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True)
 
     format: Literal["mneme-campaign"] = CAMPAIGN_FORMAT
     schema_version: int = Field(
@@ -102,6 +115,10 @@ class Campaign(BaseModel):
     journal: list[JournalEntry] = Field(default_factory=list)
     notes: str = ""
     infirmary: Infirmary = Field(default_factory=Infirmary)
+
+    # Lookups by id, checked against the lists on every use (mneme_desktop.domain.lookup):
+    # O(1) per row however the lists are changed, and never a stale answer.
+    _lookups: _Lookups = PrivateAttr(default_factory=_Lookups)
 
     @model_validator(mode="after")
     def _parts_fit_together(self) -> Campaign:
@@ -149,7 +166,7 @@ class Campaign(BaseModel):
     # --- lookups -----------------------------------------------------------------------
 
     def find_character(self, character_id: str) -> Character | None:
-        return next((c for c in self.characters if c.id == character_id), None)
+        return self._index().characters.find(self.characters, character_id)
 
     def character(self, character_id: str) -> Character:
         found = self.find_character(character_id)
@@ -157,8 +174,12 @@ class Campaign(BaseModel):
             raise KeyError(f"no character {character_id!r} in campaign {self.name!r}")
         return found
 
+    def character_position(self, character_id: str) -> int | None:
+        """Where the character is in :attr:`characters`, or None."""
+        return self._index().characters.position(self.characters, character_id)
+
     def find_template(self, template_id: str) -> AdversaryTemplate | None:
-        return next((t for t in self.adversary_library if t.id == template_id), None)
+        return self._index().templates.find(self.adversary_library, template_id)
 
     def template(self, template_id: str) -> AdversaryTemplate:
         found = self.find_template(template_id)
@@ -167,7 +188,7 @@ class Campaign(BaseModel):
         return found
 
     def find_encounter(self, encounter_id: str) -> Encounter | None:
-        return next((e for e in self.encounters if e.id == encounter_id), None)
+        return self._index().encounters.find(self.encounters, encounter_id)
 
     def encounter(self, encounter_id: str) -> Encounter:
         found = self.find_encounter(encounter_id)
@@ -185,37 +206,67 @@ class Campaign(BaseModel):
     def find_sheet(self, sheet_id: str) -> Character | None:
         """Any character sheet by id, wherever it lives: a campaign character, a template's
         stat block or an encounter's instance. The one search for "any sheet"."""
-        found = self.find_character(sheet_id)
-        if found is not None:
-            return found
-        for template in self.adversary_library:
-            if template.stats.id == sheet_id:
-                return template.stats
-        for encounter in self.encounters:
-            for combatant in encounter.combatants:
-                if combatant.instance is not None and combatant.instance.id == sheet_id:
-                    return combatant.instance
-        return None
+        place = self._sheet_place(sheet_id)
+        return None if place is None else self._sheet_at(place)
 
     def put_sheet(self, sheet: Character) -> Character:
         """Put ``sheet`` where the sheet with its id lives (see :meth:`find_sheet`) and
         return the one it replaced; the one way edits put a sheet back."""
-        for index, old in enumerate(self.characters):
-            if old.id == sheet.id:
-                self.characters[index] = sheet
-                return old
-        for template in self.adversary_library:
-            if template.stats.id == sheet.id:
-                old = template.stats
-                template.stats = sheet
-                return old
-        for encounter in self.encounters:
-            for combatant in encounter.combatants:
-                if combatant.instance is not None and combatant.instance.id == sheet.id:
-                    old = combatant.instance
-                    combatant.instance = sheet
-                    return old
-        raise KeyError(f"no character {sheet.id!r} in campaign {self.name!r}")
+        place = self._sheet_place(sheet.id)
+        if place is None:
+            raise KeyError(f"no character {sheet.id!r} in campaign {self.name!r}")
+        old = self._sheet_at(place)
+        assert old is not None  # checked by _sheet_place
+        where, first, second = place
+        if where == 0:
+            self.characters[first] = sheet
+        elif where == 1:
+            self.adversary_library[first].stats = sheet
+        else:
+            self.encounters[first].combatants[second].instance = sheet
+        return old
+
+    def _index(self) -> _Lookups:
+        # Read past pydantic's __getattr__ for private attributes (40 times slower).
+        private = self.__pydantic_private__
+        assert private is not None
+        lookups: _Lookups = private["_lookups"]
+        return lookups
+
+    def _sheet_at(self, place: Place) -> Character | None:
+        where, first, second = place
+        if where == 0:
+            return self.characters[first] if first < len(self.characters) else None
+        if where == 1:
+            library = self.adversary_library
+            return library[first].stats if first < len(library) else None
+        if first >= len(self.encounters):
+            return None
+        combatants = self.encounters[first].combatants
+        return combatants[second].instance if second < len(combatants) else None
+
+    def _sheet_place(self, sheet_id: str) -> Place | None:
+        """Where the sheet ``sheet_id`` lives, checked against the lists (rebuilt from them
+        when anything moved): characters first, then templates, then instances."""
+        index = self._index().sheets
+        lists = (self.characters, self.adversary_library, self.encounters)
+        if index.current(*lists):
+            place = index.places.get(sheet_id)
+            if place is not None:
+                sheet = self._sheet_at(place)
+                if sheet is not None and sheet.id == sheet_id:
+                    return place
+        places: dict[str, Place] = {}
+        for position, character in enumerate(self.characters):
+            places.setdefault(character.id, (0, position, 0))
+        for position, template in enumerate(self.adversary_library):
+            places.setdefault(template.stats.id, (1, position, 0))
+        for position, encounter in enumerate(self.encounters):
+            for number, combatant in enumerate(encounter.combatants):
+                if combatant.instance is not None:
+                    places.setdefault(combatant.instance.id, (2, position, number))
+        index.rebuilt(places, *lists)
+        return places.get(sheet_id)
 
     # --- editing that keeps references whole --------------------------------------------
 

@@ -200,8 +200,11 @@ def _put_combatant(loc: Locator, encounter_id: str, index: int, combatant: Comba
 
 
 def _take_combatant(loc: Locator, encounter_id: str, combatant_id: str) -> None:
-    combatants = loc.encounter(encounter_id).combatants
-    del combatants[next(i for i, c in enumerate(combatants) if c.id == combatant_id)]
+    encounter = loc.encounter(encounter_id)
+    position = encounter.combatant_position(combatant_id)
+    if position is None:
+        raise KeyError(f"no combatant {combatant_id!r} in this encounter")
+    del encounter.combatants[position]
     loc.invalidate()
 
 

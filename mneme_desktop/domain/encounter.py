@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from mneme_desktop.domain.adversary import AdversaryTemplate
 from mneme_desktop.domain.character import Amount, Character, SignedAmount, new_id
 from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.domain.lookup import IdIndex
 from mneme_desktop.rules.actions import (
     MINOR_ACTIONS_PER_ROUND,
     ActionKind,
@@ -30,7 +31,7 @@ __all__ = [
     "Side",
 ]
 
-_MODEL = ConfigDict(extra="forbid", validate_assignment=True)
+_MODEL = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True)
 
 
 class Side(StrEnum):
@@ -161,10 +162,24 @@ class Encounter(BaseModel):
     started_at: GameTime | None = None
     ended: bool = False
 
+    _combatant_index: IdIndex[Combatant] = PrivateAttr(default_factory=IdIndex)
+    """Combatants by id, checked against the list on each lookup (O(1), never stale)."""
+
     # --- lookups -----------------------------------------------------------------------
 
     def find_combatant(self, combatant_id: str) -> Combatant | None:
-        return next((c for c in self.combatants if c.id == combatant_id), None)
+        return self._index().find(self.combatants, combatant_id)
+
+    def combatant_position(self, combatant_id: str) -> int | None:
+        """Where the combatant is in :attr:`combatants`, or None."""
+        return self._index().position(self.combatants, combatant_id)
+
+    def _index(self) -> IdIndex[Combatant]:
+        # Read past pydantic's __getattr__ for private attributes (40 times slower).
+        private = self.__pydantic_private__
+        assert private is not None
+        index: IdIndex[Combatant] = private["_combatant_index"]
+        return index
 
     def combatant(self, combatant_id: str) -> Combatant:
         found = self.find_combatant(combatant_id)

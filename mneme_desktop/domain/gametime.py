@@ -27,7 +27,7 @@ MAX_DAY = 10_000_000
 class GameTime(BaseModel):
     """A moment of campaign time; immutable, so it can be shared and compared freely."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     day: int = Field(
         default=1, ge=1, le=MAX_DAY, description="Day 1 is the first day of the campaign"

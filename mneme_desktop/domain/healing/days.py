@@ -20,7 +20,7 @@ from mneme_desktop.rules.healing import (
     healing_rate,
     healing_rule,
 )
-from mneme_desktop.rules.wounds import ThresholdBasis, WoundThresholds, wound_state
+from mneme_desktop.rules.wounds import ThresholdBasis, WoundState, WoundThresholds, wound_state
 
 __all__ = [
     "THERAPY_ORDER",
@@ -67,19 +67,47 @@ def heal_one_day(
     the step is taken here (tests pin the two together for progress 0).
     """
     state = wound_state(damage, hp, thresholds)
-    rate = healing_rate(state, activity, care)
+    rate, rule = _rate_and_rule(state, activity, care)
+    return _heal_day(day, damage, state, activity, care, progress, rate, rule)
+
+
+def _heal_day(
+    day: int,
+    damage: int,
+    state: WoundState,
+    activity: Activity,
+    care: bool,
+    progress: Fraction,
+    rate: Fraction | None,
+    rule: str,
+) -> DayRecord:
+    """:func:`heal_one_day` with the day's state, rate and rule already known."""
     end = damage
     if rate:
         progress += rate
         healed = min(damage, int(progress))
-        end -= healed
-        progress -= healed
-        if end == 0:
-            progress = Fraction(0)
-    return DayRecord(
-        day, activity, care, damage, end, state, rate, healing_rule(state, activity, care),
-        progress,
-    )
+        if healed:
+            end -= healed
+            progress -= healed
+            if end == 0:
+                progress = Fraction(0)
+    return DayRecord(day, activity, care, damage, end, state, rate, rule, progress)
+
+
+_RATES_AND_RULES: dict[tuple[WoundState, Activity, bool], tuple[Fraction | None, str]] = {}
+
+
+def _rate_and_rule(
+    state: WoundState, activity: Activity, care: bool
+) -> tuple[Fraction | None, str]:
+    """The rules core's rate and rule text for a day, asked once per regime: a year's
+    projection asks for the same few hundreds of times."""
+    key = (state, activity, care)
+    found = _RATES_AND_RULES.get(key)
+    if found is None:
+        found = (healing_rate(state, activity, care), healing_rule(state, activity, care))
+        _RATES_AND_RULES[key] = found
+    return found
 
 
 @dataclass(frozen=True)
@@ -135,6 +163,11 @@ class _Course:
     therapy: bool
     healing: list[DayRecord] = field(default_factory=list)
     therapy_days: list[TherapyDay] = field(default_factory=list)
+    _state: tuple[int, WoundState] | None = field(default=None, repr=False, compare=False)
+    """The wound state at a damage, kept while the damage stays (most days heal nothing)."""
+    _rule: tuple[WoundState, Activity, bool, Fraction | None, str] | None = field(
+        default=None, repr=False, compare=False)
+    """The rate and rule of the last day's state and regime (they rarely change)."""
 
     @classmethod
     def of(cls, character: Character, basis: ThresholdBasis, therapy: bool) -> _Course:
@@ -154,9 +187,23 @@ class _Course:
 
     def step(self, day: int, activity: Activity, care: bool) -> None:
         if self.damage > 0:
-            record = heal_one_day(
-                day, self.damage, self.hp, activity, care, self.progress, self.thresholds
-            )
+            # heal_one_day, with the state and the rule kept from the day before when they
+            # are the same: a year's projection takes hundreds of identical days.
+            damage = self.damage
+            known = self._state
+            if known is not None and known[0] == damage:
+                state = known[1]
+            else:
+                state = wound_state(damage, self.hp, self.thresholds)
+                self._state = (damage, state)
+            last = self._rule
+            if last is not None and last[0] is state and last[1] is activity \
+                    and last[2] == care:
+                rate, rule = last[3], last[4]
+            else:
+                rate, rule = _rate_and_rule(state, activity, care)
+                self._rule = (state, activity, care, rate, rule)
+            record = _heal_day(day, damage, state, activity, care, self.progress, rate, rule)
             self.damage, self.progress = record.damage_end, record.progress
             self.healing.append(record)
         elif self.therapy:

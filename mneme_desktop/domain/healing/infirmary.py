@@ -42,7 +42,7 @@ __all__ = [
 SUGGESTED_MAX_MEDIC = 4
 """Highest Medic level the fixes suggest hiring or appointing; beyond it, suggest more people."""
 
-_MODEL = ConfigDict(extra="forbid", validate_assignment=True)
+_MODEL = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True)
 
 
 class Medic(BaseModel):

@@ -8,13 +8,13 @@ the campaign.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
 from mneme_desktop.domain.campaign import Campaign
 from mneme_desktop.domain.character import Character, ConditionKind
-from mneme_desktop.domain.healing.days import TherapyDay, _Course
+from mneme_desktop.domain.healing.days import TherapyDay, _Course, _therapy_points
 from mneme_desktop.rules.healing import Activity, DayRecord, PlanSegment
 from mneme_desktop.rules.wounds import ThresholdBasis, WoundState, WoundThresholds, wound_state
 
@@ -22,9 +22,11 @@ __all__ = [
     "MAX_PROJECTION_DAYS",
     "HealingPlan",
     "Projection",
+    "ProjectionCache",
     "StateChange",
     "iter_patients",
     "project_plan",
+    "projection_key",
 ]
 
 MAX_PROJECTION_DAYS = 3 * 365
@@ -192,12 +194,13 @@ def project_plan(
     course = _Course.of(character, basis, plan.therapy)
     start_damage, start_progress = course.damage, course.progress
     start_points = sum(course.points.values())
+    total_days = plan.total_days
     day = 0
     while not course.done and day < horizon:
         day += 1
         segment = plan.regime(day)
         course.step(day, segment.activity, segment.care)
-        if day > plan.total_days and course.healing and course.damage > 0:
+        if day > total_days and course.healing and course.damage > 0:
             last = course.healing[-1]
             if last.day == day and not last.rate:
                 break
@@ -206,9 +209,12 @@ def project_plan(
     limits = course.thresholds
     if wound_state(start_damage, course.hp, limits).severity <= WoundState.WOUNDED.severity:
         fit_day = 0
+    wounded = WoundState.WOUNDED.severity
     for record in course.healing:
+        if record.damage_end == record.damage_start:
+            continue  # the state at the day's end is the one at its start, seen already
         after = wound_state(record.damage_end, course.hp, limits)
-        if fit_day is None and after.severity <= WoundState.WOUNDED.severity:
+        if fit_day is None and after.severity <= wounded:
             fit_day = record.day
         if record.damage_end == 0:
             healed_day = record.day
@@ -232,6 +238,60 @@ def project_plan(
         remaining_characteristic_damage=remaining,
         start_characteristic_damage=start_points,
     )
+
+
+def projection_key(
+    character: Character,
+    plan: HealingPlan,
+    basis: ThresholdBasis = ThresholdBasis.HP_FRACTIONS,
+    horizon: int = MAX_PROJECTION_DAYS,
+) -> Hashable:
+    """Everything :func:`project_plan` reads: equal keys, equal projections."""
+    recovery = character.recovery
+    return (
+        character.id,
+        character.name,
+        character.damage,
+        Fraction(0) if recovery is None else recovery.progress,
+        tuple(_therapy_points(character).items()),
+        character.hit_points,
+        character.wound_thresholds(basis),
+        plan,
+        basis,
+        horizon,
+    )
+
+
+class ProjectionCache:
+    """Projections by their inputs (:func:`projection_key`), for a view that shows them
+    again after each change: only a patient or plan that changed is projected again.
+
+    :meth:`sweep` after each refresh keeps only the projections that refresh used, so the
+    cache holds one screenful, never a history.
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[Hashable, Projection] = {}
+        self._used: dict[Hashable, Projection] = {}
+
+    def project(
+        self,
+        character: Character,
+        plan: HealingPlan,
+        basis: ThresholdBasis = ThresholdBasis.HP_FRACTIONS,
+    ) -> Projection:
+        key = projection_key(character, plan, basis)
+        found = self._used.get(key)
+        if found is None:
+            found = self._kept.get(key)
+            if found is None:
+                found = project_plan(character, plan, basis)
+            self._used[key] = found
+        return found
+
+    def sweep(self) -> None:
+        """Forget the projections not asked for since the last sweep."""
+        self._kept, self._used = self._used, {}
 
 
 def iter_patients(campaign: Campaign) -> Iterator[Character]:

@@ -94,10 +94,16 @@ def _is_checked(value: object) -> bool:
     return value == Qt.CheckState.Checked.value or value is True
 
 
+_BOLD: list[QFont] = []
+
+
 def _bold() -> QFont:
-    font = QFont()
-    font.setBold(True)
-    return font
+    """A bold font, made once (a table asks for it per row; a QFont needs the app)."""
+    if not _BOLD:
+        font = QFont()
+        font.setBold(True)
+        _BOLD.append(font)
+    return _BOLD[0]
 
 
 def regime_text(character: Character) -> str:
@@ -143,20 +149,22 @@ class PatientListModel(HeadedTableModel):
         super().__init__(parent)
         self._document = document
         self._ids: list[str] = [c.id for c in document.campaign.characters]
-        self._checked: list[str] = []
+        self._checked: dict[str, None] = {}  # an ordered set: a check per cell is O(1)
         document.changed.connect(self._document_changed)
 
     # --- public -------------------------------------------------------------------
 
     def checked_ids(self) -> list[str]:
         """Checked characters in list order."""
-        return [cid for cid in self._ids if cid in self._checked]
+        checked = self._checked
+        return [cid for cid in self._ids if cid in checked]
 
     def set_checked_ids(self, ids: Sequence[str]) -> None:
-        wanted = [cid for cid in ids if cid in self._ids and self._plannable(cid)]
+        known = set(self._ids)
+        wanted = [cid for cid in ids if cid in known and self._plannable(cid)]
         if wanted == self.checked_ids():
             return
-        self._checked = list(wanted)
+        self._checked = dict.fromkeys(wanted)
         if self._ids:
             self.dataChanged.emit(self.index(0, self.NAME),
                                   self.index(len(self._ids) - 1, self.NAME), [_CHECK])
@@ -176,16 +184,18 @@ class PatientListModel(HeadedTableModel):
         self.beginResetModel()
         self._ids = [c.id for c in self._document.campaign.characters]
         before = list(self._checked)
-        self._checked = [cid for cid in self._checked if cid in self._ids]
+        known = set(self._ids)
+        self._checked = dict.fromkeys(cid for cid in self._checked if cid in known)
         self.endResetModel()
-        if before != self._checked:
+        if before != list(self._checked):
             self.checked_changed.emit()
 
     def _document_changed(self, summary: ChangeSummary) -> None:
         changed = summary.character_ids
         dropped = [cid for cid in self._checked if cid in changed and not self._plannable(cid)]
         if dropped:  # the dead leave the plan
-            self._checked = [cid for cid in self._checked if cid not in dropped]
+            for cid in dropped:
+                del self._checked[cid]
             self.checked_changed.emit()
         if summary.structure_changed:
             self._reset()
@@ -219,20 +229,36 @@ class PatientListModel(HeadedTableModel):
         return flags
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
-        if not index.isValid():
+        if not index.isValid() or role not in _PATIENT_ROLES:
             return None
         character = self.character_at(index.row())
         if character is None:
             return None
-        basis = self._document.threshold_basis
+        return self._data(character, index, role)
+
+    def multiData(self, index: _Index, span: Any) -> None:
+        """All the roles a cell is painted or measured with in one call (Qt 6 asks for
+        eight together, for every row when sizing the columns to their contents): the
+        character is looked up once, and the roles this model does not answer cost
+        nothing. Qt reuses the span between cells, so every role not answered is cleared."""
+        character = self.character_at(index.row()) if index.isValid() else None
+        for item in span:
+            role = item.role()
+            value = None if character is None or role not in _PATIENT_ROLES else \
+                self._data(character, index, role)
+            if value is None:
+                item.clearData()
+            else:
+                item.setData(value)
+
+    def _data(self, character: Character, index: _Index, role: int) -> Any:
         column = index.column()
-        state = character.wound_state(basis)
         if role == ID_ROLE:
             return character.id
         if role == ENTITY_ROLE:
             return character
         if role == WOUND_STATE_ROLE:
-            return state
+            return character.wound_state(self._document.threshold_basis)
         if role == _CHECK:
             if column == self.NAME and not character.has_condition(ConditionKind.DEAD):
                 return _check(character.id in self._checked)
@@ -254,29 +280,32 @@ class PatientListModel(HeadedTableModel):
                 recovery = character.recovery
                 return _NO_REGIME if recovery is None else recovery.activity.value
             if column == self.STATE:
-                return state
+                return character.wound_state(self._document.threshold_basis)
             if column == self.CARE:
                 return character.recovery is not None and character.recovery.care
             return None
         if role in (RULE_ROLE, _TOOLTIP):
-            return self._rule(character, column, state)
+            return self._rule(character, column,
+                              character.wound_state(self._document.threshold_basis))
         if role == SORT_ROLE:
             if column == self.DAMAGE:
                 return character.damage
             if column == self.STATE:
-                return state.severity
+                return character.wound_state(self._document.threshold_basis).severity
             return str(self.data(index, _DISPLAY) or "").casefold()
         if role in (_DISPLAY, _EDIT):
-            return self._text(character, column, state, role)
+            return self._text(character, column, role)
         return None
 
-    def _text(self, character: Character, column: int, state: WoundState, role: int) -> Any:
+    def _text(self, character: Character, column: int, role: int) -> Any:
+        """A cell's text; the wound state is worked out for the State column only (a
+        table of a thousand patients asks for every cell's text to size its columns)."""
         if column == self.NAME:
             return character.name
         if column == self.DAMAGE:
             return f"{character.damage}/{character.hit_points}"
         if column == self.STATE:
-            return state.label
+            return character.wound_state(self._document.threshold_basis).label
         if column == self.ACTIVITY:
             recovery = character.recovery
             if role == _EDIT:
@@ -319,9 +348,9 @@ class PatientListModel(HeadedTableModel):
             if checked == (character.id in self._checked):
                 return True
             if checked:
-                self._checked.append(character.id)
+                self._checked[character.id] = None
             else:
-                self._checked.remove(character.id)
+                del self._checked[character.id]
             self.dataChanged.emit(index, index, [_CHECK])
             self.checked_changed.emit()
             return True
@@ -343,6 +372,12 @@ class PatientListModel(HeadedTableModel):
             self.edit_rejected.emit(f"{character.name}: regime not changed: {exc}")
             return False
         return False
+
+
+_PATIENT_ROLES = frozenset(int(role) for role in (
+    ID_ROLE, ENTITY_ROLE, WOUND_STATE_ROLE, _CHECK, _FONT, _ALIGN, EDITOR_ROLE, CHOICES_ROLE,
+    VALUE_ROLE, RULE_ROLE, _TOOLTIP, SORT_ROLE, _DISPLAY, _EDIT))
+"""The roles :class:`PatientListModel` answers."""
 
 
 # ----------------------------------------------------------------- plan segments
@@ -700,8 +735,23 @@ class ComparisonModel(QAbstractTableModel):
         return "now" if day == 0 else f"day {day}"
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if not index.isValid() or not 0 <= index.row() < len(self._rows) or \
+                role not in _COMPARISON_ROLES:
             return None
+        return self._data(index, role)
+
+    def multiData(self, index: _Index, span: Any) -> None:
+        """All the roles of a cell in one call (see :meth:`PatientListModel.multiData`)."""
+        known = index.isValid() and 0 <= index.row() < len(self._rows)
+        for item in span:
+            role = item.role()
+            value = self._data(index, role) if known and role in _COMPARISON_ROLES else None
+            if value is None:
+                item.clearData()
+            else:
+                item.setData(value)
+
+    def _data(self, index: _Index, role: int) -> Any:
         first, second = self._rows[index.row()]
         column = index.column()
         if role == ID_ROLE:
@@ -733,6 +783,11 @@ class ComparisonModel(QAbstractTableModel):
             self.B_FIT: self._when(second.fit_day),
             self.B_HEALED: self._when(second.healed_day),
         }.get(column)
+
+
+_COMPARISON_ROLES = frozenset(int(role) for role in (
+    ID_ROLE, VALUE_ROLE, _TOOLTIP, _FONT, _DISPLAY))
+"""The roles :class:`ComparisonModel` answers."""
 
 
 # --------------------------------------------------------------------- infirmary

@@ -23,6 +23,7 @@ from mneme_desktop.domain.combat import (
     initiative_ties,
 )
 from mneme_desktop.domain.edits import ChangeSummary
+from mneme_desktop.domain.lookup import IdIndex
 from mneme_desktop.drawing.track_painter import describe_track
 from mneme_desktop.rules.actions import MINOR_ACTIONS_PER_ROUND
 from mneme_desktop.rules.track import DamageTrack, damage_track
@@ -95,6 +96,7 @@ class TurnOrderModel(HeadedTableModel):
         self._document = document
         self._encounter_id: str | None = None
         self._rows: list[TurnRow] = []
+        self._row_index: IdIndex[TurnRow] = IdIndex()
         self._tracks: dict[tuple[int, int, WoundThresholds], DamageTrack] = {}
         self._cache: dict[str, tuple[tuple[object, ...], TurnRow]] = {}
         self._cells: dict[str, tuple[TurnRow, list[dict[int, Any]]]] = {}
@@ -134,7 +136,8 @@ class TurnOrderModel(HeadedTableModel):
         return self._rows[row].id if 0 <= row < len(self._rows) else None
 
     def row_of(self, combatant_id: str) -> int:
-        return next((i for i, r in enumerate(self._rows) if r.id == combatant_id), -1)
+        row = self._row_index.position(self._rows, combatant_id)
+        return -1 if row is None else row
 
     def current_row(self) -> int:
         return next((i for i, r in enumerate(self._rows) if r.current), -1)
@@ -299,14 +302,10 @@ class TurnOrderModel(HeadedTableModel):
         if ties_key != self._ties[0]:
             self._ties = (ties_key, initiative_ties(order))
         ties = self._ties[1]
-        characters = {c.id: c for c in campaign.characters}
         sheets = []
         names: dict[str, str] = {}
         for combatant in order:
-            sheet = combatant.instance if combatant.instance is not None else characters.get(
-                combatant.character_id or "")
-            if sheet is None:
-                sheet = campaign.combatant_character(combatant)
+            sheet = campaign.combatant_character(combatant)  # O(1): the campaign's index
             sheets.append(sheet)
             names[combatant.id] = sheet.name
         by_value: dict[int, list[str]] = {}

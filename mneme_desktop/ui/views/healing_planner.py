@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mneme_desktop.domain.healing.plan import HealingPlan, Projection, project_plan
+from mneme_desktop.domain.healing.plan import HealingPlan, Projection, ProjectionCache
 from mneme_desktop.domain.healing.regimes import plan_regime_note
 from mneme_desktop.domain.healing.time_stops import dying_outlook
 from mneme_desktop.rules.track import damage_track
@@ -48,6 +48,7 @@ class PlannerTab(HealingPage):
     comparison_model: ComparisonModel
     comparison_box: QGroupBox
     _projections: dict[str, tuple[Projection, Projection]]
+    _projection_cache: ProjectionCache
     _refreshing: bool
 
     def focus_character(self, character_id: str) -> None:
@@ -64,6 +65,9 @@ class PlannerTab(HealingPage):
 
     def _build_planner(self) -> QWidget:
         page = QWidget(self)
+        # Each refresh asks for every checked patient's two projections; only those whose
+        # patient or plan changed are projected again (a year each: the dear part).
+        self._projection_cache = ProjectionCache()
         plan_a, plan_b = default_plans()
         self.plan_a = PlanEditor("Plan A", plan_a, PLAN_COLORS[0].name(), page)
         self.plan_b = PlanEditor("Plan B", plan_b, PLAN_COLORS[1].name(), page)
@@ -197,15 +201,18 @@ class PlannerTab(HealingPage):
         campaign = self.document.campaign
         basis = self.document.threshold_basis
         plan_a, plan_b = self.plans()
+        cache = self._projection_cache
         self._projections = {}
         rows = []
         for character_id in self.patients_model.checked_ids():
             character = campaign.find_character(character_id)
             if character is None:
                 continue
-            pair = (project_plan(character, plan_a, basis), project_plan(character, plan_b, basis))
+            pair = (cache.project(character, plan_a, basis),
+                    cache.project(character, plan_b, basis))
             self._projections[character_id] = pair
             rows.append(pair)
+        cache.sweep()
         self.comparison_model.set_rows(rows, campaign.game_time)
         self.comparison_model.set_plan_names(plan_a.name, plan_b.name)
         self.comparison_box.setTitle(f"Plans compared: A = {plan_a.name}, B = {plan_b.name}")

@@ -49,6 +49,10 @@ from mneme_desktop.ui.widgets.status_line import clear_on_undo
 
 __all__ = ["HealingView"]
 
+_SIZED_ROWS = 200
+"""Rows (besides those on screen) the patient and comparison columns are sized to: Qt
+measures up to 1000 by default, half a second for a thousand patients on every open."""
+
 
 class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
     """The Healing view over one open campaign.
@@ -82,6 +86,7 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
         # Names are sized to their text (a stretched name column was squeezed to "arac" on
         # a 1280-pixel screen); the state takes what room is left.
         header.setSectionResizeMode(PatientListModel.STATE, QHeaderView.ResizeMode.Stretch)
+        header.setResizeContentsPrecision(_SIZED_ROWS)
 
         self.comparison_model = ComparisonModel(self)
         self.comparison_table = table_view(self.comparison_model, self, "planComparison")
@@ -89,6 +94,7 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
             QHeaderView.ResizeMode.ResizeToContents)
         self.comparison_table.horizontalHeader().setSectionResizeMode(
             ComparisonModel.NAME, QHeaderView.ResizeMode.Stretch)
+        self.comparison_table.horizontalHeader().setResizeContentsPrecision(_SIZED_ROWS)
         self.comparison_box = QGroupBox(self)
         self.comparison_box.setObjectName("comparisonBox")
         box_layout = QVBoxLayout(self.comparison_box)
@@ -129,11 +135,12 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
         for delegate in self.findChildren(SheetItemDelegate):  # table edits refused
             delegate.edit_refused.connect(self._error)
 
+        # The injured are checked before the planner listens: opening projects once.
+        self._select_injured()
         self.patients_model.checked_changed.connect(self._checked_changed)
         self.patients_model.edit_rejected.connect(self._error)
         document.changed.connect(self._document_changed)
         clear_on_undo(self.status_label, document.undo_stack)
-        self._select_injured()
         self._refresh_all()
 
     # ================================================================= public API
