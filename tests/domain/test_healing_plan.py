@@ -299,8 +299,14 @@ def test_stabilisation_ends_and_the_dying_are_reminded_of_their_rolls() -> None:
     sheet = next(c for c in changes.sheets)
     assert any("stabilisation ended" in line for line in sheet.lines)
     notice = next(c for c in changes.notices)
-    assert "Dying and not stabilised" in notice.text
-    assert "600 rounds" in notice.text  # the hour after the stabilisation ran out
+    # The stabilisation held for the first hour: the notice says when it ended and what is
+    # due after it, never "not stabilised" beside the first-aid line "stabilised for 1 hour".
+    assert "not stabilised" not in notice.text
+    assert "first-aid stabilisation ends at Day 1, 09:00" in notice.text
+    assert "600 rounds in this time after it" in notice.text  # the hour after it ran out
+    never = campaign_of(person("Fay", 25), at=now)
+    (plain,) = advance_campaign(never, 60).notices
+    assert "Dying and not stabilised" in plain.text
 
 
 def test_the_dying_in_intensive_care_are_reminded_of_its_rolls() -> None:

@@ -21,7 +21,7 @@ from mneme_desktop.domain.medic_check import medic_modifier
 from mneme_desktop.rules.actions import FIRST_AID_ROUNDS, ActionKind, ExtendedAction
 from mneme_desktop.rules.checks import CheckResult, check_from
 from mneme_desktop.rules.dice import DiceSource
-from mneme_desktop.rules.healing import first_aid_healing
+from mneme_desktop.rules.healing import first_aid_healing, first_aid_stabilisation_hours
 from mneme_desktop.rules.wounds import WoundState
 
 
@@ -113,14 +113,14 @@ def _complete_first_aid(
         ]
         changes.append(f"{character.name}: bleeding stopped")
     if _state(builder.campaign, character) is WoundState.DYING or before is WoundState.DYING:
-        endurance = character.characteristic(Characteristic.END) or 0
+        hours = first_aid_stabilisation_hours(character.characteristic(Characteristic.END) or 0)
         if _state(builder.campaign, character) is WoundState.DYING:
             character.conditions.append(Condition(
                 kind=ConditionKind.STABILISED, detail="first aid", started_at=builder.now,
                 started_round=builder.round, encounter_id=builder.encounter.id,
-                expires_at=builder.now.advance(hours=endurance),
+                expires_at=builder.now.advance(hours=hours),
             ))
-            changes.append(f"{character.name}: stabilised for {endurance} hours")
+            changes.append(f"{character.name}: stabilised for {hours} hours")
     after = _state(builder.campaign, character)
     if after is not before:
         changes.append(_state_note(character, after))

@@ -270,6 +270,18 @@ def _advance(
                             after.id,
                         )
                     )
+            elif rounds and covered > 0 and stabilised is not None:
+                # Stabilised for part of this time: say when it ends, not "not stabilised"
+                # (the first-aid line said "stabilised for N hours" a moment ago).
+                notices.append(
+                    Notice(
+                        f"{after.name}'s first-aid stabilisation ends at {stabilised.label}: "
+                        f"Dying after it, an END roll against Difficulty {DYING_DIFFICULTY} "
+                        f"every round ({rounds} rounds in this time after it) unless first "
+                        "aid or intensive care is given again",
+                        after.id,
+                    )
+                )
             elif rounds:
                 notices.append(
                     Notice(
