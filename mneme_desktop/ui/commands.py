@@ -61,6 +61,9 @@ class PatchCommand(DocumentCommand):
         self._document = document
         self._patches = [patch]
         self._applied = 0
+        self._pushed = False
+        self._held = False
+        """``do`` kept its notice back: the step it merges into gives one for both."""
 
     @property
     def patch(self) -> Patch:
@@ -79,7 +82,30 @@ class PatchCommand(DocumentCommand):
         for patch in self._patches:
             patch.apply(campaign)  # a patch that fails takes back its own part, then raises
             self._applied += 1
-        self._document.announce(self.summary)
+        first = not self._pushed
+        self._pushed = True
+        if first and self._merges_into_top():
+            self._held = True  # one notice per gesture step, given by mergeWith
+        else:
+            self._document.announce(self.summary)
+
+    def _merges_into_top(self) -> bool:
+        """Whether QUndoStack.push will offer this new step to the step on top for a merge
+        (Qt's own test: same id, not -1, the top not the clean state) with the same key."""
+        if self.id() == -1:
+            return False
+        stack = self._document.undo_stack
+        index = stack.index()
+        if index == 0 or index == stack.cleanIndex():
+            return False
+        top = stack.command(index - 1)
+        return isinstance(top, PatchCommand) and top is not self and top.id() == self.id() \
+            and not top.isObsolete() and top.patch.merge_key == self.patch.merge_key
+
+    def release_held_notice(self) -> None:
+        if self._held:
+            self._held = False
+            self._document.announce(self.summary)
 
     def undo(self) -> None:
         """Take back the patches that were applied (all of them, unless ``do`` failed)."""
@@ -112,9 +138,10 @@ class PatchCommand(DocumentCommand):
                 patch.revert(campaign)
             self._patches = [folded]
             folded.apply(campaign)
-            self._document.announce(self.summary)
         self._applied = len(self._patches)
         self.setText(other.text())
+        other._held = False
+        self._document.announce(self.summary)  # the gesture's one notice for this step
         return True
 
 

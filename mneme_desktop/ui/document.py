@@ -38,6 +38,10 @@ class DocumentCommand(QUndoCommand):
     def do(self) -> None:
         raise NotImplementedError
 
+    def release_held_notice(self) -> None:
+        """Tell the views now, if ``do`` held its notice back for a merge that did not
+        happen (see :class:`~mneme_desktop.ui.commands.PatchCommand`)."""
+
     def redo(self) -> None:
         try:
             self.do()
@@ -122,6 +126,8 @@ class CampaignDocument(QObject):
         if isinstance(command, DocumentCommand):
             command.failures = failures
         self.undo_stack.push(command)
+        if isinstance(command, DocumentCommand):
+            command.release_held_notice()
         if failures:
             failure = failures[0]
             if isinstance(failure, ValueError):

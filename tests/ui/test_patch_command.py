@@ -70,6 +70,24 @@ def test_steps_with_one_merge_key_are_one_undo_step_with_the_last_log_line(qapp)
     assert document.undo_stack.count() == 2
 
 
+def test_each_step_of_a_drag_gives_one_notice_with_the_campaign_already_final(qapp) -> None:
+    """A merged step is announced once, after the merge (the views used to refresh twice
+    per drag step: once for the step, again for the folded one)."""
+    document = make_document()
+    fight = document.campaign.encounters[0]
+    seen: list[tuple[int, int]] = []
+    document.changed.connect(lambda _summary: seen.append((
+        document.campaign.characters[0].damage, len(fight.log))))
+    for damage in (1, 2, 3):
+        push_patch(document, wound(document, damage))
+    assert seen == [(1, 1), (2, 1), (3, 1)]  # each notice sees the folded log: one line
+    document.undo_stack.setClean()
+    push_patch(document, wound(document, 4))  # the clean step is not merged into
+    push_patch(document, wound(document, 5, key=None))
+    assert seen[3:] == [(4, 2), (5, 3)]
+    assert document.undo_stack.count() == 3
+
+
 def test_steps_that_do_not_fold_still_merge_in_order(qapp) -> None:
     document = make_document()
     clock = document.campaign.game_time

@@ -75,6 +75,8 @@ class AttackResolver(AttackForm):
         self._check: CheckResult | None = None
         self._typed: tuple[list[list[int]] | None, list[int] | None] = (None, None)
         self._outcome: AttackOutcome | None = None
+        self._shown_html: str | None = None
+        """What the outcome pane shows now (set again only when it changes)."""
         self._updating = False
         self._dirty = False
         self._attackers: list[tuple[str, str]] = []
@@ -274,8 +276,12 @@ class AttackResolver(AttackForm):
             return False
         self.discard()
         push_patch(self._document, patch)
+        # The next attack starts from the fight as it now is: catching up with the step
+        # resets the form once (a form with no attacker always is), never twice.
+        self._form_attacker = None
         self._fresh()
-        self._reset_form()  # the next attack starts from the fight as it now is
+        if self._form_attacker is None:
+            self._reset_form()
         self.applied.emit(patch.text)
         return True
 
@@ -654,8 +660,8 @@ class AttackResolver(AttackForm):
         outcome = self._outcome
         self.apply_button.setEnabled(outcome is not None)
         self.discard_button.setEnabled(outcome is not None)
-        if outcome is None:
-            self.outcome_view.setHtml(tr(_CTX, "<p><i>Roll in the app, or type the dice rolled "
-                                               "at the table.</i></p>"))
-            return
-        self.outcome_view.setHtml(outcome_html(outcome))
+        html = tr(_CTX, "<p><i>Roll in the app, or type the dice rolled at the table.</i></p>") \
+            if outcome is None else outcome_html(outcome)
+        if html != self._shown_html:  # laying the text out again is the dear part
+            self._shown_html = html
+            self.outcome_view.setHtml(html)
