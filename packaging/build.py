@@ -92,6 +92,25 @@ def build_bundle(*, clean: bool) -> Path:
     return path
 
 
+BARE_WINDOW = "bare-window"
+
+
+def build_bare_window() -> Path:
+    """The start-up baseline frozen the same way: a bare PySide6 window (bare_window.py)."""
+    command: list[str | os.PathLike[str]] = [
+        sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN", "--onedir",
+        "--name", BARE_WINDOW, "--distpath", appmeta.DIST_DIR,
+        "--workpath", appmeta.BUILD_DIR / "pyinstaller-bare",
+        "--specpath", appmeta.BUILD_DIR / "pyinstaller-bare",
+        appmeta.PACKAGING_DIR / "bare_window.py"]
+    with step("PyInstaller bare window (start-up baseline)"):
+        run(command, cwd=appmeta.ROOT)
+    path = appmeta.DIST_DIR / BARE_WINDOW / BARE_WINDOW
+    if not path.exists():
+        raise BuildError(f"PyInstaller finished but {path} is missing")
+    return path.parent
+
+
 # --- Linux ---------------------------------------------------------------------------------
 
 def make_tarball(bundle: Path, version: str) -> Path:
@@ -329,6 +348,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="also build the installer(s) for this OS")
     parser.add_argument("--clean", action="store_true",
                         help="empty PyInstaller's cache first (after upgrading Qt or Python)")
+    parser.add_argument("--bare-window", action="store_true",
+                        help="also freeze the bare-window start-up baseline (benchmarks)")
     parser.add_argument("--skip-bundle", action="store_true",
                         help="reuse the bundle already in packaging/dist (with --installer)")
     return parser.parse_args(argv)
@@ -349,6 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         outputs = [bundle]
         if args.installer:
             outputs += make_installers(bundle, version)
+        if args.bare_window:
+            outputs.append(build_bare_window())
     except BuildError as exc:
         print(f"build.py: {exc}", file=sys.stderr)
         return 1
