@@ -520,6 +520,21 @@ class Patch:
         for edit in reversed(self.edits):
             edit.revert(loc)
 
+    def settle_fold(self, campaign: Campaign, applied: list[Patch]) -> None:
+        """The campaign has ``applied`` done and this patch is their fold (:meth:`then`):
+        make it as if this had been done instead. Fields and sheets already hold the last
+        step's values, so only the log differs (the fold keeps the last step's lines): take
+        back every step's log lines and add this patch's. A drag step then copies no sheet.
+        """
+        loc = Locator(campaign)
+        for patch in reversed(applied):
+            for edit in reversed(patch.edits):
+                if isinstance(edit, AppendLog):
+                    edit.revert(loc)
+        for edit in self.edits:
+            if isinstance(edit, AppendLog):
+                edit.apply(loc)
+
     @cached_property
     def summary(self) -> ChangeSummary:
         """What this step touches, the same whether it is applied or reverted."""

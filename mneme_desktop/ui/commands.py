@@ -131,13 +131,10 @@ class PatchCommand(DocumentCommand):
         except ValueError:
             self._patches.extend(other._patches)
         else:
-            # Both steps are applied; put the campaign back before them and apply the one
-            # folded step, so the log keeps one line (the gesture's final value).
-            campaign = self._document.campaign
-            for patch in reversed(steps):
-                patch.revert(campaign)
+            # Both steps are applied; the campaign is made as the one folded step leaves it,
+            # so the log keeps one line (the gesture's final value).
+            folded.settle_fold(self._document.campaign, steps)
             self._patches = [folded]
-            folded.apply(campaign)
         self._applied = len(self._patches)
         self.setText(other.text())
         other._held = False

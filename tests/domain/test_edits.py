@@ -191,3 +191,37 @@ def test_then_folds_a_gesture_into_one_patch_with_the_last_log_line() -> None:
     assert [x.text for x in folded.log_entries] == ["2"]
     with pytest.raises(ValueError):
         first.then(Patch("t", (SetClock(GameTime(), GameTime().advance(rounds=1)),)))
+
+
+def test_settling_a_fold_leaves_the_campaign_as_the_fold_applied_alone() -> None:
+    """A drag's steps are applied one by one; settling their fold must give exactly what
+    reverting them and applying the fold gives (sheets, fields and a one-line log)."""
+    def steps_on(c: Campaign) -> list[Patch]:
+        fight = c.encounters[0]
+        steps = []
+        for damage in (1, 2, 3):
+            mara = c.characters[0]
+            combatant = fight.combatants[0]
+            step = Patch(f"Damage {damage}", (
+                ReplaceSheet(mara, mara.model_copy(update={"damage": damage})),
+                SetCombatantField(fight.id, combatant.id, "aim", combatant.aim, damage),
+                AppendLog(fight.id, (EncounterLogEntry(round=1, text=f"Mara at {damage}"),)),
+            ), "drag", fight.id)
+            step.apply(c)
+            steps.append(step)
+        return steps
+
+    settled, replayed = campaign(), campaign()
+    steps = steps_on(settled)
+    folded = steps[0].then(steps[1]).then(steps[2])
+    folded.settle_fold(settled, steps)
+    again = steps_on(replayed)
+    for step in reversed(again):
+        step.revert(replayed)
+    replay = again[0].then(again[1]).then(again[2])
+    replay.apply(replayed)
+    shape = lambda c: (c.characters[0].damage, c.encounters[0].combatants[0].aim,  # noqa: E731
+                       [e.text for e in c.encounters[0].log])
+    assert shape(settled) == shape(replayed) == (3, 3, ["Mara at 3"])
+    folded.revert(settled)
+    assert shape(settled) == (0, 0, [])

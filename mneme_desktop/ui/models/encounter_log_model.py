@@ -123,6 +123,13 @@ class EncounterLogModel(HeadedTableModel):
         limit = min(len(new), len(self._entries))
         while common < limit and new[common].id == self._entries[common].id:
             common += 1
+        if common == len(new) - 1 == len(self._entries) - 1:
+            # One gesture's line replaced by its next value (a drag): the row repaints, the
+            # table keeps its rows (a removal and insertion would lay them all out again).
+            self._entries = new
+            self.dataChanged.emit(self.index(common, 0),
+                                  self.index(common, self.columnCount() - 1))
+            return
         if common < len(self._entries):
             self.beginRemoveRows(QModelIndex(), common, len(self._entries) - 1)
             del self._entries[common:]

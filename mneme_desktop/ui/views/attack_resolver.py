@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLabel, QWidget
 
 from mneme_desktop.domain import Characteristic, Combatant, Encounter, RangeClass, Side, Weapon
 from mneme_desktop.domain.combat import (
@@ -624,6 +624,8 @@ class AttackResolver(AttackForm):
         self.dm_label.setText(roll_text(spec))
         parts = odds_parts(spec, attack_odds(spec))
         set_rich_text(self.odds_label, "<b>{}</b>" + " · {}" * (len(parts) - 1), *parts)
+        for label in (self.dm_label, self.odds_label):
+            _hold_height(label)
         check = self._check
         if check is not None and check.modifier == spec.roll_modifier and \
                 check.difficulty == spec.difficulty.total and \
@@ -665,3 +667,14 @@ class AttackResolver(AttackForm):
         if html != self._shown_html:  # laying the text out again is the dear part
             self._shown_html = html
             self.outcome_view.setHtml(html)
+
+
+def _hold_height(label: QLabel) -> None:
+    """Keep the room a wrapped label has needed: cleared between attacks and filled again,
+    it would otherwise shrink and grow, moving everything below it and laying out and
+    repainting the whole form at every Apply."""
+    width = label.width()
+    if width > 0:
+        needed = label.heightForWidth(width)
+        if needed > label.minimumHeight():
+            label.setMinimumHeight(needed)
