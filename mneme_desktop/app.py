@@ -166,6 +166,9 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
+    from mneme_desktop.ui.i18n import install_translator  # Qt and the standard library only
+
+    install_translator(app)
     app.setApplicationName(APP_NAME)
     app.setApplicationVersion(__version__)
     app.setOrganizationName("Mneme")

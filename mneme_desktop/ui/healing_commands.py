@@ -23,6 +23,7 @@ from mneme_desktop.domain.healing.time_stops import record_dying_roll as record_
 from mneme_desktop.rules.healing import Activity
 from mneme_desktop.ui.commands import edit_character, push_patch
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.i18n import tr
 
 __all__ = [
     "advance_clock",
@@ -35,6 +36,8 @@ __all__ = [
     "set_infirmary",
     "set_regime",
 ]
+
+_CTX = "HealingCommands"
 
 
 def push_changes(document: CampaignDocument, text: str, changes: Outcome) -> None:
@@ -49,7 +52,7 @@ def advance_clock(document: CampaignDocument, seconds: int,
     could not move at all."""
     result = advance_until_roll(document.campaign, seconds)
     if not result.changes.patch.empty:
-        push_changes(document, text or "Advance the clock", result.changes)
+        push_changes(document, text or tr(_CTX, "Advance the clock"), result.changes)
     return result
 
 
@@ -59,13 +62,14 @@ def advance_under_plan(document: CampaignDocument, character_ids: Sequence[str],
     their own regime, and every patient keeps theirs afterwards); one undo step. Stops
     where a roll the rules require falls due."""
     if days < 1:
-        raise ValueError("advance at least one day")
+        raise ValueError(tr(_CTX, "advance at least one day"))
     if not character_ids:
-        raise ValueError("choose the characters who follow the plan")
+        raise ValueError(tr(_CTX, "choose the characters who follow the plan"))
     names = ", ".join(document.campaign.character(cid).name for cid in character_ids)
     if len(names) > 200:
-        names = f"{len(character_ids)} characters"
-    title = f"{plan.name}: {days} day{'s' if days != 1 else ''} for {names}"
+        names = tr(_CTX, "{0} characters").format(len(character_ids))
+    title = (tr(_CTX, "{0}: {1} day for {2}") if days == 1
+             else tr(_CTX, "{0}: {1} days for {2}")).format(plan.name, days, names)
     result = advance_until_roll(
         document.campaign,
         days * SECONDS_PER_DAY,
@@ -73,9 +77,9 @@ def advance_under_plan(document: CampaignDocument, character_ids: Sequence[str],
         title=title,
     )
     if not result.changes.patch.empty:
-        push_changes(document,
-                     f"Advance {days} day{'s' if days != 1 else ''} under {plan.name}",
-                     result.changes)
+        step = tr(_CTX, "Advance {0} day under {1}") if days == 1 \
+            else tr(_CTX, "Advance {0} days under {1}")
+        push_changes(document, step.format(days, plan.name), result.changes)
     return result
 
 
@@ -88,7 +92,7 @@ def set_regime(document: CampaignDocument, character: Character,
         if recovery is None:
             return
         new: Recovery | None = None
-        text = f"{character.name}: no healing regime"
+        text = tr(_CTX, "{0}: no healing regime").format(character.name)
     else:
         if recovery is not None and recovery.activity is activity and recovery.care == care:
             return
@@ -99,7 +103,8 @@ def set_regime(document: CampaignDocument, character: Character,
             since=document.campaign.game_time,
             caregiver_id=None if recovery is None else recovery.caregiver_id,
         )
-        text = f"{character.name}: {activity.label}{' + care' if care else ''}"
+        text = (tr(_CTX, "{0}: {1} + care") if care else tr(_CTX, "{0}: {1}")).format(
+            character.name, activity.label)
 
     def change(edited: Character) -> None:
         edited.recovery = new
@@ -112,7 +117,7 @@ def record_first_aid(document: CampaignDocument, patient_id: str, roll: MedicalR
     changes = first_aid(document.campaign, patient_id, roll, on_self=on_self, medic=medic,
                         advance_clock=advance_clock)
     name = document.campaign.character(patient_id).name
-    push_changes(document, f"First aid on {name}", changes)
+    push_changes(document, tr(_CTX, "First aid on {0}").format(name), changes)
     return changes
 
 
@@ -122,7 +127,7 @@ def record_surgery(document: CampaignDocument, patient_id: str, roll: MedicalRol
     changes = surgery(document.campaign, patient_id, roll, medic_skill=medic_skill,
                       sickbay=sickbay, medic=medic, advance_clock=advance_clock)
     name = document.campaign.character(patient_id).name
-    push_changes(document, f"Surgery on {name}", changes)
+    push_changes(document, tr(_CTX, "Surgery on {0}").format(name), changes)
     return changes
 
 
@@ -130,7 +135,7 @@ def record_dying_roll(document: CampaignDocument, patient_id: str,
                       roll: MedicalRoll) -> Outcome:
     changes = record_dying_roll_changes(document.campaign, patient_id, roll)
     name = document.campaign.character(patient_id).name
-    push_changes(document, f"Dying roll for {name}", changes)
+    push_changes(document, tr(_CTX, "Dying roll for {0}").format(name), changes)
     return changes
 
 
@@ -139,7 +144,7 @@ def record_intensive_care(document: CampaignDocument, patient_id: str,
                           dying_roll: MedicalRoll | None) -> Outcome:
     changes = intensive_care(document.campaign, patient_id, roll, dying_roll)
     name = document.campaign.character(patient_id).name
-    push_changes(document, f"Intensive care for {name}", changes)
+    push_changes(document, tr(_CTX, "Intensive care for {0}").format(name), changes)
     return changes
 
 

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.context import AppContext
 from mneme_desktop.ui.app_guard import install_app_guard
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.main_actions import MainActions, fill_recent_menu, name_step
 from mneme_desktop.ui.models.navigator_nodes import Group, Node
 from mneme_desktop.ui.navigator_tree import NavigatorTree
@@ -55,8 +56,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FILE_FILTER = "Mneme campaigns (*.mneme);;All files (*)"
-CHARACTER_FILTER = "Character files (*.json);;All files (*)"
+_CTX = "MainWindow"
+
+FILE_FILTER = tr_noop(_CTX, "Mneme campaigns (*.mneme);;All files (*)")
+CHARACTER_FILTER = tr_noop(_CTX, "Character files (*.json);;All files (*)")
 
 
 class MainWindow(QMainWindow):
@@ -110,15 +113,15 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         self.tree = NavigatorTree()
-        self.navigator_dock = QDockWidget("Campaign", self)
+        self.navigator_dock = QDockWidget(tr(_CTX, "Campaign"), self)
         self.navigator_dock.setObjectName("navigator_dock")
         self.navigator_dock.setWidget(self.tree)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.navigator_dock)
 
         self.undo_view = QUndoView()
         self.undo_view.setObjectName("undo_view")
-        self.undo_view.setEmptyLabel("<opened>")
-        self.history_dock = QDockWidget("History", self)
+        self.undo_view.setEmptyLabel(tr(_CTX, "<opened>"))
+        self.history_dock = QDockWidget(tr(_CTX, "History"), self)
         self.history_dock.setObjectName("history_dock")
         self.history_dock.setWidget(self.undo_view)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.history_dock)
@@ -211,8 +214,8 @@ class MainWindow(QMainWindow):
         box.exec()
 
     def _choose_save_path(self, suggested: Path) -> Path | None:
-        name, _ = QFileDialog.getSaveFileName(self, "Save campaign as", str(suggested),
-                                              FILE_FILTER)
+        name, _ = QFileDialog.getSaveFileName(self, tr(_CTX, "Save campaign as"), str(suggested),
+                                              tr(_CTX, FILE_FILTER))
         return Path(name) if name else None
 
     # --- the session -----------------------------------------------------------------------
@@ -245,7 +248,7 @@ class MainWindow(QMainWindow):
         if the window is never painted (started minimised, say).
         """
         self._pending_open = (path,)
-        self.stack.show_opening(path.name if path is not None else "your campaign")
+        self.stack.show_opening(path.name if path is not None else tr(_CTX, "your campaign"))
         QTimer.singleShot(1000, self._finish_opening)
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -419,7 +422,8 @@ class MainWindow(QMainWindow):
         if document is None:
             self.setWindowTitle(APP_NAME)
             return
-        self.setWindowTitle(f"{document.campaign.name} — {document.display_name}[*] — {APP_NAME}")
+        self.setWindowTitle(tr(_CTX, "{0} — {1}[*] — {2}").format(
+            document.campaign.name, document.display_name, APP_NAME))
         self.setWindowModified(document.modified)
         self.status_label.setText(document.campaign.game_time.label)
 
@@ -432,7 +436,8 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return
         start = str(self.document.path.parent) if self.document and self.document.path else ""
-        name, _ = QFileDialog.getOpenFileName(self, "Open campaign", start, FILE_FILTER)
+        name, _ = QFileDialog.getOpenFileName(self, tr(_CTX, "Open campaign"), start,
+                                              tr(_CTX, FILE_FILTER))
         if name:
             self.open_path(Path(name))
 
@@ -492,7 +497,8 @@ class MainWindow(QMainWindow):
     # --- the campaign's items ---------------------------------------------------------------
 
     def import_character_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Import character", "", CHARACTER_FILTER)
+        name, _ = QFileDialog.getOpenFileName(self, tr(_CTX, "Import character"), "",
+                                              tr(_CTX, CHARACTER_FILTER))
         if name:
             self.import_character_file(Path(name))
 
@@ -502,18 +508,21 @@ class MainWindow(QMainWindow):
         character = self._items.import_character(path)
         if character is not None:
             self.select_entity(character.id)
-            self.statusBar().showMessage(f"Imported {character.name}", 5000)
+            self.statusBar().showMessage(tr(_CTX, "Imported {0}").format(character.name), 5000)
         return character
 
     def export_character_dialog(self) -> None:
         character = self._items.character_of(self.selected_node()) if self._items else None
         if self._items is None or character is None:
-            self.tell("Export character", "Select a character or template first.", error=False)
+            self.tell(tr(_CTX, "Export character"),
+                      tr(_CTX, "Select a character or template first."), error=False)
             return
-        name, _ = QFileDialog.getSaveFileName(self, "Export character",
-                                              f"{character.name}.json", CHARACTER_FILTER)
+        name, _ = QFileDialog.getSaveFileName(self, tr(_CTX, "Export character"),
+                                              f"{character.name}.json",
+                                              tr(_CTX, CHARACTER_FILTER))
         if name and self._items.export_character(character, Path(name)):
-            self.statusBar().showMessage(f"Exported {character.name} to {name}", 5000)
+            self.statusBar().showMessage(
+                tr(_CTX, "Exported {0} to {1}").format(character.name, name), 5000)
 
     def export_target(self, scope: str = "selection") -> ExportTarget:
         """What Print and Export act on: the selected character or encounter, or all PCs."""
@@ -582,27 +591,30 @@ class MainWindow(QMainWindow):
         if node is None or node.is_group or self.navigator_model is None:
             return
         current = self.navigator_model.data(index, Qt.ItemDataRole.EditRole)
-        name, ok = QInputDialog.getText(self, "Rename", "New name:", text=str(current))
+        name, ok = QInputDialog.getText(self, tr(_CTX, "Rename"), tr(_CTX, "New name:"),
+                                        text=str(current))
         if ok and name.strip() and not self.navigator_model.setData(index, name.strip()):
-            self.tell("Rename", f"“{name}” is not a valid name.", error=False)
+            self.tell(tr(_CTX, "Rename"), tr(_CTX, "“{0}” is not a valid name.").format(name),
+                      error=False)
 
     def delete_selected(self) -> None:
         node = self.selected_node()
         if node is None or node.entity_id is None or self._items is None:
             return
         entity = self.navigator_model.entity(node) if self.navigator_model else None
-        name = getattr(entity, "name", "this item")
-        answer = self.ask("Delete", f"Delete “{name}”? (Edit ▸ Undo brings it back.)",
+        name = getattr(entity, "name", tr(_CTX, "this item"))
+        answer = self.ask(tr(_CTX, "Delete"),
+                          tr(_CTX, "Delete “{0}”? (Edit ▸ Undo brings it back.)").format(name),
                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                           QMessageBox.StandardButton.Yes)
         if answer == QMessageBox.StandardButton.Yes:
             self._items.delete(node)
 
     def _undo_text_changed(self, text: str) -> None:
-        name_step(self.main_actions.undo_action, "Undo", text)
+        name_step(self.main_actions.undo_action, tr_noop("MainActions", "Undo"), text)
 
     def _redo_text_changed(self, text: str) -> None:
-        name_step(self.main_actions.redo_action, "Redo", text)
+        name_step(self.main_actions.redo_action, tr_noop("MainActions", "Redo"), text)
 
     def _undo(self) -> None:
         if self.document is not None:
@@ -632,11 +644,12 @@ class MainWindow(QMainWindow):
             self._items.set_threshold_basis(dialog.threshold_basis())
 
     def about(self) -> None:
-        box = message_box(QMessageBox.Icon.NoIcon, f"About {APP_NAME}",
-                          f"<h3>{APP_NAME} {__version__}</h3>"
-                          "<p>An offline character-and-encounter manager for Mneme CE referees."
-                          "</p><p>Rules from the Mneme CE chapters; where they disagree the "
-                          "choice is shown in Settings and in the tooltips.</p>",
+        box = message_box(QMessageBox.Icon.NoIcon, tr(_CTX, "About {0}").format(APP_NAME),
+                          tr(_CTX, "<h3>{0} {1}</h3>"
+                                   "<p>An offline character-and-encounter manager for Mneme CE "
+                                   "referees.</p><p>Rules from the Mneme CE chapters; where they "
+                                   "disagree the choice is shown in Settings and in the "
+                                   "tooltips.</p>").format(APP_NAME, __version__),
                           QMessageBox.StandardButton.Ok, self, rich=True)
         box.setIconPixmap(self.windowIcon().pixmap(64))
         box.exec()

@@ -12,11 +12,14 @@ from PySide6.QtWidgets import QApplication
 
 from mneme_desktop.domain import Side
 from mneme_desktop.rules.checks import DifficultyBreakdown
-from mneme_desktop.ui.models.headed_table import HeadedTableModel
+from mneme_desktop.ui.i18n import tr, tr_noop
+from mneme_desktop.ui.models.headed_table import HeadedTableModel, full_text_tip
 from mneme_desktop.ui.models.roles import ID_ROLE, RULE_ROLE, VALUE_ROLE
 from mneme_desktop.ui.models.side_marks import side_icon
 
 __all__ = ["AttackTargetsModel", "DifficultyTermsModel"]
+
+_CTX = "AttackModels"
 
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -26,10 +29,19 @@ _ALIGN = Qt.ItemDataRole.TextAlignmentRole
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
-class DifficultyTermsModel(HeadedTableModel):
+class _TranslatedHeaders(HeadedTableModel):
+    """Headers marked with ``tr_noop(_CTX, ...)``, translated where shown."""
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = _DISPLAY) -> Any:
+        value = super().headerData(section, orientation, role)
+        return tr(_CTX, value) if isinstance(value, str) and value else value
+
+
+class DifficultyTermsModel(_TranslatedHeaders):
     """A Difficulty term by term (base 8, cover, concealment ...) and its total."""
 
-    HEADERS = ("Term", "Difficulty", "Rule")
+    HEADERS = (tr_noop(_CTX, "Term"), tr_noop(_CTX, "Difficulty"), tr_noop(_CTX, "Rule"))
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -57,9 +69,12 @@ class DifficultyTermsModel(HeadedTableModel):
                 breakdown.terms):
             return None
         total_row = index.row() == len(breakdown.terms)
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() != 1:
+            return full_text_tip(self.data(index, _DISPLAY))
         if role == _DISPLAY:
             if total_row:
-                return ("Difficulty", str(breakdown.total), breakdown.label)[index.column()]
+                return (tr(_CTX, "Difficulty"), str(breakdown.total),
+                        breakdown.label)[index.column()]
             term = breakdown.terms[index.row()]
             value = str(term.value) if index.row() == 0 else f"{term.value:+d}"
             return (term.label, value, term.rule)[index.column()]
@@ -86,15 +101,16 @@ class _Candidate:
     share: int = 1
 
 
-class AttackTargetsModel(HeadedTableModel):
+class AttackTargetsModel(_TranslatedHeaders):
     """Who an attack can be aimed at: tick targets and say how many of the weapon's
     attacks each one gets (its share of the declared rate of attack)."""
 
     COL_TARGET, COL_SIDE, COL_ARMOR, COL_SHARE = range(4)
-    HEADERS = ("Target", "Side", "Armor", "Attacks")
+    HEADERS = (tr_noop(_CTX, "Target"), tr_noop(_CTX, "Side"), tr_noop(_CTX, "Armor"),
+               tr_noop(_CTX, "Attacks"))
     HEADER_TIPS: ClassVar[dict[int, str]] = {
-        COL_SHARE: "Damage rolls kept against this target: its share of the weapon's rate of "
-                   "attack, declared before rolling",
+        COL_SHARE: tr_noop(_CTX, "Damage rolls kept against this target: its share of the "
+                                 "weapon's rate of attack, declared before rolling"),
     }
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -164,6 +180,8 @@ class AttackTargetsModel(HeadedTableModel):
             if column == self.COL_SHARE:
                 return str(row.share) if row.checked else ""
             return (row.name, row.side.label, row.armor, "")[column]
+        if role == Qt.ItemDataRole.ToolTipRole and column != self.COL_SHARE:
+            return full_text_tip(self.data(index, _DISPLAY))
         if role == _EDIT and column == self.COL_SHARE:
             return row.share
         if role == Qt.ItemDataRole.CheckStateRole and column == self.COL_TARGET:

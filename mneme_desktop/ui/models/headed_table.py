@@ -30,3 +30,16 @@ class HeadedTableModel(QAbstractTableModel):
             if role == _TOOLTIP:
                 return self.HEADER_TIPS.get(section)
         return None
+
+
+def full_text_tip(shown: object, tip: object = None) -> str | None:
+    """A text cell's tooltip that always holds the whole shown text, so a cell the view
+    cuts short (elides) can be read in full: ``tip`` when it already contains ``shown``,
+    else ``shown`` followed by ``tip`` on the next line."""
+    text = shown if isinstance(shown, str) else ""
+    explanation = tip if isinstance(tip, str) and tip else None
+    if not text.strip():
+        return explanation
+    if explanation is None:
+        return text
+    return explanation if text in explanation else f"{text}\n{explanation}"

@@ -37,7 +37,8 @@ from mneme_desktop.rules.healing import (
 from mneme_desktop.rules.wounds import WoundState, wound_state
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.healing_commands import set_regime
-from mneme_desktop.ui.models.headed_table import HeadedTableModel
+from mneme_desktop.ui.i18n import tr, tr_noop
+from mneme_desktop.ui.models.headed_table import HeadedTableModel, full_text_tip
 from mneme_desktop.ui.models.roles import (
     CHOICES_ROLE,
     EDITOR_ROLE,
@@ -62,8 +63,11 @@ __all__ = [
     "regime_text",
 ]
 
+_CTX = "HealingModels"
+
 _Index = QModelIndex | QPersistentModelIndex
 _NO_REGIME = ""
+_NO_REGIME_TEXT = tr_noop(_CTX, "no regime")
 
 ACTIVITY_CHOICES: list[tuple[str, str]] = [(a.label, a.value) for a in reversed(Activity)]
 """Full rest first: the regime a referee picks most."""
@@ -106,12 +110,16 @@ def _bold() -> QFont:
     return _BOLD[0]
 
 
+def _with_care(label: str, care: bool) -> str:
+    return tr(_CTX, "{0} + care").format(label) if care else label
+
+
 def regime_text(character: Character) -> str:
     """"full rest + care", or "no regime"."""
     recovery = character.recovery
     if recovery is None:
-        return "no regime"
-    return recovery.activity.label + (" + care" if recovery.care else "")
+        return tr(_CTX, _NO_REGIME_TEXT)
+    return _with_care(recovery.activity.label, recovery.care)
 
 
 def characteristic_damage_text(character: Character) -> str:
@@ -129,10 +137,19 @@ def _day_label(start: GameTime | None, day: int) -> str:
     return "" if start is None else start.advance(days=day).label
 
 
+class _TranslatedHeaders(HeadedTableModel):
+    """Headers marked with ``tr_noop(_CTX, ...)``, translated where shown."""
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = _DISPLAY) -> Any:
+        value = super().headerData(section, orientation, role)
+        return tr(_CTX, value) if isinstance(value, str) and value else value
+
+
 # ---------------------------------------------------------------------- patients
 
 
-class PatientListModel(HeadedTableModel):
+class PatientListModel(_TranslatedHeaders):
     """The campaign's characters with their wounds and healing regime.
 
     Column 0 is checkable: the characters a plan is projected and advanced for. The
@@ -140,7 +157,10 @@ class PatientListModel(HeadedTableModel):
     """
 
     NAME, DAMAGE, STATE, ACTIVITY, CARE, CHARACTERISTICS = range(6)
-    HEADERS = ("Character", "Dmg/HP", "State", "Activity", "Care", "Char.")
+    HEADERS = (tr_noop(_CTX, "Character"), tr_noop(_CTX, "Dmg/HP"), tr_noop(_CTX, "State"),
+               tr_noop(_CTX, "Activity"), tr_noop(_CTX, "Care"), tr_noop(_CTX, "Char."))
+    TEXT_COLUMNS = (NAME, STATE, ACTIVITY, CHARACTERISTICS)
+    """Cells that can be cut short: their tooltip always holds the whole shown text."""
 
     checked_changed = Signal()
     edit_rejected = Signal(str)
@@ -274,7 +294,7 @@ class PatientListModel(HeadedTableModel):
         if role == EDITOR_ROLE and column == self.ACTIVITY:
             return EditorSpec(EditorKind.CHOICE)
         if role == CHOICES_ROLE and column == self.ACTIVITY:
-            return [("no regime", _NO_REGIME), *ACTIVITY_CHOICES]
+            return [(tr(_CTX, _NO_REGIME_TEXT), _NO_REGIME), *ACTIVITY_CHOICES]
         if role == VALUE_ROLE:
             if column == self.ACTIVITY:
                 recovery = character.recovery
@@ -285,8 +305,11 @@ class PatientListModel(HeadedTableModel):
                 return character.recovery is not None and character.recovery.care
             return None
         if role in (RULE_ROLE, _TOOLTIP):
-            return self._rule(character, column,
+            rule = self._rule(character, column,
                               character.wound_state(self._document.threshold_basis))
+            if role == _TOOLTIP and column in self.TEXT_COLUMNS:
+                return full_text_tip(self._text(character, column, _DISPLAY), rule)
+            return rule
         if role == SORT_ROLE:
             if column == self.DAMAGE:
                 return character.damage
@@ -310,7 +333,7 @@ class PatientListModel(HeadedTableModel):
             recovery = character.recovery
             if role == _EDIT:
                 return _NO_REGIME if recovery is None else recovery.activity.value
-            return "no regime" if recovery is None else recovery.activity.label
+            return tr(_CTX, _NO_REGIME_TEXT) if recovery is None else recovery.activity.label
         if column == self.CARE:
             return ""
         if column == self.CHARACTERISTICS:
@@ -324,16 +347,19 @@ class PatientListModel(HeadedTableModel):
             needed = care_for_state(state)
             if needed is None:
                 return rule
-            return (f"{rule}\nNeeds {needed.label}: {needed.load} light-care "
-                    f"unit{'s' if needed.load != 1 else ''}")
+            needs = tr(_CTX, "Needs {0}: {1} light-care unit") if needed.load == 1 else \
+                tr(_CTX, "Needs {0}: {1} light-care units")
+            return f"{rule}\n" + needs.format(needed.label, needed.load)
         if column == self.ACTIVITY:
-            return "The activity level the character heals at; edit to change the regime."
+            return tr(_CTX, "The activity level the character heals at; edit to change the "
+                            "regime.")
         if column == self.CARE:
             needed = care_for_state(state)
-            what = "the care level the wound needs" if needed is None else needed.label
-            return f"Receiving {what} (counts against the medics' capacity)."
+            what = tr(_CTX, "the care level the wound needs") if needed is None \
+                else needed.label
+            return tr(_CTX, "Receiving {0} (counts against the medics' capacity).").format(what)
         if column == self.NAME:
-            return "Check to include in the healing plan."
+            return tr(_CTX, "Check to include in the healing plan.")
         return None
 
     def setData(self, index: _Index, value: Any, role: int = _EDIT) -> bool:
@@ -369,7 +395,8 @@ class PatientListModel(HeadedTableModel):
                                recovery is not None and recovery.care)
                 return True
         except (ValueError, ValidationError) as exc:
-            self.edit_rejected.emit(f"{character.name}: regime not changed: {exc}")
+            self.edit_rejected.emit(
+                tr(_CTX, "{0}: regime not changed: {1}").format(character.name, exc))
             return False
         return False
 
@@ -383,11 +410,11 @@ _PATIENT_ROLES = frozenset(int(role) for role in (
 # ----------------------------------------------------------------- plan segments
 
 
-class PlanSegmentModel(HeadedTableModel):
+class PlanSegmentModel(_TranslatedHeaders):
     """The segments of one plan: activity, care and days, edited in place (view state)."""
 
     ACTIVITY, CARE, DAYS = range(3)
-    HEADERS = ("Activity", "Care", "Days")
+    HEADERS = (tr_noop(_CTX, "Activity"), tr_noop(_CTX, "Care"), tr_noop(_CTX, "Days"))
     MAX_DAYS = 3650
 
     plan_changed = Signal()
@@ -450,7 +477,7 @@ class PlanSegmentModel(HeadedTableModel):
         if role != _DISPLAY:
             return None
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
+            return tr(_CTX, self.HEADERS[section])
         if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._segments):
             return str(section + 1)
         return None
@@ -469,7 +496,7 @@ class PlanSegmentModel(HeadedTableModel):
         segment = self._segments[index.row()]
         column = index.column()
         if column == self.ACTIVITY:
-            if role == _DISPLAY:
+            if role in (_DISPLAY, _TOOLTIP):
                 return segment.activity.label
             if role in (_EDIT, VALUE_ROLE):
                 return segment.activity.value
@@ -483,7 +510,8 @@ class PlanSegmentModel(HeadedTableModel):
             if role == VALUE_ROLE:
                 return segment.care
             if role == _TOOLTIP:
-                return "With the care level the wound needs (light, moderate, serious, intensive)"
+                return tr(_CTX, "With the care level the wound needs (light, moderate, "
+                                "serious, intensive)")
         elif column == self.DAYS:
             if role in (_DISPLAY, _EDIT, VALUE_ROLE):
                 return segment.days
@@ -522,13 +550,16 @@ class PlanSegmentModel(HeadedTableModel):
 # -------------------------------------------------------------------- projection
 
 
-class ProjectionTableModel(HeadedTableModel):
+class ProjectionTableModel(_TranslatedHeaders):
     """One plan's projection for one character, a row per day: the rule and rate in force,
     damage, progress carried, and where the state changes or the character is healed."""
 
     DAY, DAMAGE, RATE, NOTE, RULE, PROGRESS, DATE, STATE, REGIME = range(9)
-    HEADERS = ("Day", "Damage", "Rate", "Note", "Rule in force", "Progress", "Date",
-               "State", "Regime")
+    HEADERS = (tr_noop(_CTX, "Day"), tr_noop(_CTX, "Damage"), tr_noop(_CTX, "Rate"),
+               tr_noop(_CTX, "Note"), tr_noop(_CTX, "Rule in force"), tr_noop(_CTX, "Progress"),
+               tr_noop(_CTX, "Date"), tr_noop(_CTX, "State"), tr_noop(_CTX, "Regime"))
+    TEXT_COLUMNS = (NOTE, RULE, DATE, STATE, REGIME, RATE)
+    """Cells that can be cut short: their tooltip always holds the whole shown text."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -584,22 +615,22 @@ class ProjectionTableModel(HeadedTableModel):
             if therapy.points_after < therapy.points_before:
                 notes.append(f"{therapy.characteristic.value.upper()} +1")
             if therapy.day == projection.recovered_day:
-                notes.append("all restored")
+                notes.append(tr(_CTX, "all restored"))
                 highlight = "healed"
             return notes, highlight
         record = projection.healing[i]
         if record.rate is None:
-            notes.append("immobile: impossible")
+            notes.append(tr(_CTX, "immobile: impossible"))
             highlight = "impossible"
         after = wound_state(record.damage_end, projection.hp, projection.thresholds)
         if record.damage_end == 0:
-            notes.append("fully healed")
+            notes.append(tr(_CTX, "fully healed"))
             highlight = "healed"
         elif after is not record.state:
-            notes.append(f"now {after.label}")
+            notes.append(tr(_CTX, "now {0}").format(after.label))
             highlight = highlight or "change"
         if record.day == projection.plan.total_days and record.damage_end > 0:
-            notes.append("last plan day")
+            notes.append(tr(_CTX, "last plan day"))
         elif record.day > projection.plan.total_days:
             highlight = highlight or "continuing"
         return notes, highlight
@@ -637,17 +668,25 @@ class ProjectionTableModel(HeadedTableModel):
             return {self.DAY: therapy.day, self.DAMAGE: therapy.points_after,
                     self.PROGRESS: therapy.progress}.get(column)
         if role in (RULE_ROLE, _TOOLTIP) and column in (self.RULE, self.RATE):
-            if kind == "heal":
-                return projection.healing[i].rule
-            return projection.therapy[i].rule
+            rule = projection.healing[i].rule if kind == "heal" else projection.therapy[i].rule
+            if role == RULE_ROLE:
+                return rule
+            return full_text_tip(self._display(kind, i, notes, column), rule)
+        if role == _TOOLTIP and column in self.TEXT_COLUMNS:
+            return full_text_tip(self._display(kind, i, notes, column))
         if role != _DISPLAY:
             return None
+        return self._display(kind, i, notes, column)
+
+    def _display(self, kind: str, i: int, notes: list[str], column: int) -> str | None:
+        projection = self._projection
+        assert projection is not None
         if kind == "heal":
             record = projection.healing[i]
             values: dict[int, str] = {
                 self.DAY: str(record.day),
                 self.DATE: _day_label(self._start, record.day),
-                self.REGIME: record.activity.label + (" + care" if record.care else ""),
+                self.REGIME: _with_care(record.activity.label, record.care),
                 self.STATE: record.state.label,
                 self.RULE: record.rule,
                 self.RATE: record.rule.rsplit(": ", 1)[-1],
@@ -661,10 +700,10 @@ class ProjectionTableModel(HeadedTableModel):
         values = {
             self.DAY: str(therapy.day),
             self.DATE: _day_label(self._start, therapy.day),
-            self.REGIME: "therapy",
+            self.REGIME: tr(_CTX, "therapy"),
             self.STATE: WoundState.UNHURT.label,
             self.RULE: therapy.rule,
-            self.RATE: f"-1 point / {THERAPY_DAYS_PER_POINT} days",
+            self.RATE: tr(_CTX, "-1 point / {0} days").format(THERAPY_DAYS_PER_POINT),
             self.DAMAGE: f"{code} {therapy.points_before} → {therapy.points_after}",
             self.PROGRESS: _progress_text(therapy.progress),
             self.NOTE: "; ".join(notes),
@@ -687,7 +726,7 @@ class ComparisonModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[tuple[Projection, Projection]] = []
-        self._names = ("Plan A", "Plan B")
+        self._names = (tr(_CTX, "Plan A"), tr(_CTX, "Plan B"))
         self._start: GameTime | None = None
 
     def set_rows(self, rows: Sequence[tuple[Projection, Projection]],
@@ -716,11 +755,14 @@ class ComparisonModel(QAbstractTableModel):
             return None
         a, b = self._names
         if role == _DISPLAY:
-            return ("Character", "A: fit", "A: healed", "B: fit", "B: healed")[section]
+            return tr(_CTX, _COMPARISON_HEADERS[section])
         if role == _TOOLTIP:
-            fit = "no worse than Wounded: full movement, can Dash"
-            return ("", f"{a}: {fit}", f"{a}: damage healed", f"{b}: {fit}",
-                    f"{b}: damage healed")[section] or None
+            if section == self.NAME:
+                return None
+            fit = tr(_CTX, "{0}: no worse than Wounded: full movement, can Dash")
+            healed = tr(_CTX, "{0}: damage healed")
+            plan = a if section in (self.A_FIT, self.A_HEALED) else b
+            return (fit if section in (self.A_FIT, self.B_FIT) else healed).format(plan)
         return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
@@ -731,8 +773,8 @@ class ComparisonModel(QAbstractTableModel):
     @staticmethod
     def _when(day: int | None) -> str:
         if day is None:
-            return "never"
-        return "now" if day == 0 else f"day {day}"
+            return tr(_CTX, "never")
+        return tr(_CTX, "now") if day == 0 else tr(_CTX, "day {0}").format(day)
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows) or \
@@ -762,7 +804,8 @@ class ComparisonModel(QAbstractTableModel):
         if role == _TOOLTIP:
             projection = first if column in (self.A_FIT, self.A_HEALED) else second
             if column == self.NAME:
-                return f"Now: damage {first.start_damage}/{first.hp}, {first.start_state.label}"
+                return full_text_tip(first.name, tr(_CTX, "Now: damage {0}/{1}, {2}").format(
+                    first.start_damage, first.hp, first.start_state.label))
             day = projection.fit_day if column in (self.A_FIT, self.B_FIT) else (
                 projection.healed_day)
             date = "" if not day else f"{_day_label(self._start, day)}\n"
@@ -785,6 +828,10 @@ class ComparisonModel(QAbstractTableModel):
         }.get(column)
 
 
+_COMPARISON_HEADERS = (tr_noop(_CTX, "Character"), tr_noop(_CTX, "A: fit"),
+                       tr_noop(_CTX, "A: healed"), tr_noop(_CTX, "B: fit"),
+                       tr_noop(_CTX, "B: healed"))
+
 _COMPARISON_ROLES = frozenset(int(role) for role in (
     ID_ROLE, VALUE_ROLE, _TOOLTIP, _FONT, _DISPLAY))
 """The roles :class:`ComparisonModel` answers."""
@@ -793,7 +840,7 @@ _COMPARISON_ROLES = frozenset(int(role) for role in (
 # --------------------------------------------------------------------- infirmary
 
 
-class InfirmaryStaffModel(HeadedTableModel):
+class InfirmaryStaffModel(_TranslatedHeaders):
     """The medics, editable: name and Medic level; capacity from the rules core.
 
     Edits do not change the model's infirmary directly: ``infirmary_edited`` carries the
@@ -802,7 +849,7 @@ class InfirmaryStaffModel(HeadedTableModel):
     """
 
     NAME, LEVEL, CAPACITY = range(3)
-    HEADERS = ("Medic", "Level", "Capacity")
+    HEADERS = (tr_noop(_CTX, "Medic"), tr_noop(_CTX, "Level"), tr_noop(_CTX, "Capacity"))
 
     infirmary_edited = Signal(object)
     edit_rejected = Signal(str)
@@ -849,7 +896,10 @@ class InfirmaryStaffModel(HeadedTableModel):
         if role == _ALIGN and column in (self.LEVEL, self.CAPACITY):
             return _RIGHT
         if role in (RULE_ROLE, _TOOLTIP) and column == self.CAPACITY:
-            return f"8 x 2^{medic.level} = {medic.capacity} light-care patients"
+            return tr(_CTX, "8 x 2^{0} = {1} light-care patients").format(medic.level,
+                                                                             medic.capacity)
+        if role == _TOOLTIP and column == self.NAME:
+            return full_text_tip(medic.name)
         if role in (_DISPLAY, _EDIT, VALUE_ROLE):
             if column == self.NAME:
                 return medic.name
@@ -872,7 +922,7 @@ class InfirmaryStaffModel(HeadedTableModel):
         except ValidationError as exc:
             message = "; ".join(str(e["msg"]).removeprefix("Value error, ")
                                 for e in exc.errors())
-            self.edit_rejected.emit(f"Medic not changed: {message}")
+            self.edit_rejected.emit(tr(_CTX, "Medic not changed: {0}").format(message))
             return False
         if edited == medic:
             return True
@@ -882,11 +932,12 @@ class InfirmaryStaffModel(HeadedTableModel):
         return True
 
 
-class InfirmaryLoadModel(HeadedTableModel):
+class InfirmaryLoadModel(_TranslatedHeaders):
     """Patients under care with the care level their wound state needs and its load."""
 
     NAME, STATE, CARE, LOAD = range(4)
-    HEADERS = ("Patient", "State", "Care level", "Load")
+    HEADERS = (tr_noop(_CTX, "Patient"), tr_noop(_CTX, "State"), tr_noop(_CTX, "Care level"),
+               tr_noop(_CTX, "Load"))
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -922,8 +973,10 @@ class InfirmaryLoadModel(HeadedTableModel):
         if role == _ALIGN and column == self.LOAD:
             return _RIGHT
         if role in (RULE_ROLE, _TOOLTIP) and column in (self.CARE, self.LOAD):
-            return (f"{patient.state.label} needs {patient.care.label}; 1 {patient.care.value}"
-                    f" care patient = {patient.load} light care")
+            return tr(_CTX, "{0} needs {1}; 1 {2} care patient = {3} light care").format(
+                patient.state.label, patient.care.label, patient.care.value, patient.load)
+        if role == _TOOLTIP and column in (self.NAME, self.STATE):
+            return full_text_tip(patient.name if column == self.NAME else patient.state.label)
         if role == VALUE_ROLE and column == self.LOAD:
             return patient.load
         if role != _DISPLAY:

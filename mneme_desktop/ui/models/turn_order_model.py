@@ -26,10 +26,12 @@ from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.domain.lookup import IdIndex
 from mneme_desktop.drawing.track_painter import describe_track
 from mneme_desktop.rules.actions import MINOR_ACTIONS_PER_ROUND
+from mneme_desktop.rules.movement import Stance
 from mneme_desktop.rules.track import DamageTrack, damage_track
 from mneme_desktop.rules.wounds import WoundState, WoundThresholds
 from mneme_desktop.ui.commands import push_patch
-from mneme_desktop.ui.models.headed_table import HeadedTableModel
+from mneme_desktop.ui.i18n import tr, tr_noop
+from mneme_desktop.ui.models.headed_table import HeadedTableModel, full_text_tip
 from mneme_desktop.ui.models.roles import (
     ID_ROLE,
     RULE_ROLE,
@@ -46,6 +48,8 @@ if TYPE_CHECKING:
 
 __all__ = ["TurnOrderModel"]
 
+_CTX = "TurnOrderModel"
+
 
 _Index = QModelIndex | QPersistentModelIndex
 _DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -61,9 +65,15 @@ _EDITABLE = _SELECTABLE | Qt.ItemFlag.ItemIsEditable
 _TIE_BRUSH = QBrush(QColor(0xF2, 0xB7, 0x05, 56))
 
 
+_ORDINALS = {1: tr_noop(_CTX, "{0}st"), 2: tr_noop(_CTX, "{0}nd"), 3: tr_noop(_CTX, "{0}rd")}
+_ORDINAL_TH = tr_noop(_CTX, "{0}th")
+_STANCES = {Stance.STANDING: tr_noop(_CTX, "Standing"), Stance.CROUCHED: tr_noop(_CTX, "Crouched"),
+            Stance.PRONE: tr_noop(_CTX, "Prone")}
+
+
 def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    form = _ORDINAL_TH if 10 <= n % 100 <= 20 else _ORDINALS.get(n % 10, _ORDINAL_TH)
+    return tr(_CTX, form).format(n)
 
 
 class TurnOrderModel(HeadedTableModel):
@@ -71,25 +81,36 @@ class TurnOrderModel(HeadedTableModel):
 
     COL_TURN, COL_INIT, COL_NAME, COL_ACTIONS, COL_HP, COL_STATE, COL_CONDITIONS, \
         COL_AIM, COL_STANCE, COL_TASK = range(10)
-    HEADERS = ("Turn", "Init", "Combatant", "Actions", "HP", "State", "Conditions", "Aim",
-               "Stance", "Task")
+    HEADERS = (tr_noop(_CTX, "Turn"), tr_noop(_CTX, "Init"), tr_noop(_CTX, "Combatant"),
+               tr_noop(_CTX, "Actions"), tr_noop(_CTX, "HP"), tr_noop(_CTX, "State"),
+               tr_noop(_CTX, "Conditions"), tr_noop(_CTX, "Aim"), tr_noop(_CTX, "Stance"),
+               tr_noop(_CTX, "Task"))
     HEADER_TIPS: ClassVar[dict[int, str]] = dict(enumerate((
-        "▶ marks whose turn it is",
-        "Initiative (2d6 + DEX DM + skill), descending; ties are marked",
-        "Combatant; the swatch marks the side",
-        f"Minor actions left this round ({MINOR_ACTIONS_PER_ROUND} per round)",
-        "Damage against HP with the wound thresholds",
-        "Wound state and wound penalty",
-        "Conditions with their timers",
-        "Aim bonus built up and its target",
-        "Stance and cover",
-        "Extended action (first aid ...) and the rounds left",
+        tr_noop(_CTX, "▶ marks whose turn it is"),
+        tr_noop(_CTX, "Initiative (2d6 + DEX DM + skill), descending; ties are marked"),
+        tr_noop(_CTX, "Combatant; the swatch marks the side"),
+        tr_noop(_CTX, "Minor actions left this round ({0} per round)"),
+        tr_noop(_CTX, "Damage against HP with the wound thresholds"),
+        tr_noop(_CTX, "Wound state and wound penalty"),
+        tr_noop(_CTX, "Conditions with their timers"),
+        tr_noop(_CTX, "Aim bonus built up and its target"),
+        tr_noop(_CTX, "Stance and cover"),
+        tr_noop(_CTX, "Extended action (first aid ...) and the rounds left"),
     )))
+    TEXT_COLUMNS = (COL_STATE, COL_CONDITIONS, COL_AIM, COL_STANCE, COL_TASK)
+    """Cells that can be cut short: their tooltip always holds the whole shown text."""
 
     refused = Signal(str)
     """An edit the rules refused (an initiative that is not a number or two dice)."""
     edit_accepted = Signal()
     """An edit in the table was made (a refusal shown for an earlier one no longer holds)."""
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = _DISPLAY) -> Any:
+        value = super().headerData(section, orientation, role)
+        if not isinstance(value, str) or not value:
+            return value
+        return tr(_CTX, value).format(MINOR_ACTIONS_PER_ROUND)
 
     def __init__(self, document: CampaignDocument, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -239,7 +260,7 @@ class TurnOrderModel(HeadedTableModel):
                 ID_ROLE: row.id,
                 WOUND_STATE_ROLE: row.state,
                 SORT_ROLE: row.place,
-                Qt.ItemDataRole.AccessibleTextRole: display or self.HEADERS[column],
+                Qt.ItemDataRole.AccessibleTextRole: display or tr(_CTX, self.HEADERS[column]),
             }
             if column == self.COL_HP:  # the bar's band by name, not by colour and hatch only
                 roles[Qt.ItemDataRole.AccessibleTextRole] = describe_track(self._track(row))
@@ -259,7 +280,7 @@ class TurnOrderModel(HeadedTableModel):
                 roles[_ALIGN] = _RIGHT
                 roles[_EDIT] = "" if row.initiative is None else str(row.initiative)
                 if row.tie is not None:
-                    roles[RULE_ROLE] = _TIE_RULE
+                    roles[RULE_ROLE] = tr(_CTX, _TIE_RULE)
             elif column == self.COL_NAME:
                 roles[Qt.ItemDataRole.DecorationRole] = side_icon(row.side)
             cells.append(roles)
@@ -468,10 +489,10 @@ class TurnOrderModel(HeadedTableModel):
         if column == self.COL_INIT:
             if row.initiative is None:
                 return "—"
-            return f"{row.initiative} tie {row.tie[0]}/{row.tie[1]}" if row.tie else str(
-                row.initiative)
+            return tr(_CTX, "{0} tie {1}/{2}").format(row.initiative, *row.tie) if row.tie \
+                else str(row.initiative)
         if column == self.COL_NAME:
-            return f"{row.name} (delayed)" if row.delayed else row.name
+            return tr(_CTX, "{0} (delayed)").format(row.name) if row.delayed else row.name
         if column == self.COL_ACTIONS:
             return f"{MINOR_ACTIONS_PER_ROUND - row.spent}/{MINOR_ACTIONS_PER_ROUND}"
         if column == self.COL_HP:
@@ -481,16 +502,18 @@ class TurnOrderModel(HeadedTableModel):
         if column == self.COL_CONDITIONS:
             parts = list(row.conditions)
             if row.dying_due:
-                parts.append("dying roll due")
+                parts.append(tr(_CTX, "dying roll due"))
             return "; ".join(parts)
         if column == self.COL_AIM:
             return f"+{row.aim} {row.aim_target}".strip() if row.aim else ""
         if column == self.COL_STANCE:
-            stance = row.stance.value.capitalize()
-            return f"{stance}, {row.cover.label} cover" if row.cover else stance
+            stance = tr(_CTX, _STANCES[row.stance]) if row.stance in _STANCES \
+                else row.stance.value.capitalize()
+            return tr(_CTX, "{0}, {1} cover").format(stance, row.cover.label) if row.cover \
+                else stance
         if column == self.COL_TASK and row.task is not None:
             description, remaining, total = row.task
-            return f"{description}: {remaining}/{total} rd"
+            return tr(_CTX, "{0}: {1}/{2} rd").format(description, remaining, total)
         return ""
 
     def _value(self, row: TurnRow, column: int) -> Any:
@@ -505,37 +528,45 @@ class TurnOrderModel(HeadedTableModel):
         return None
 
     def _tooltip(self, row: TurnRow, column: int) -> str | None:
+        tip = self._explain(row, column)
+        if column in self.TEXT_COLUMNS:  # a cell cut short can always be read in full
+            return full_text_tip(self._display(row, column), tip)
+        return tip
+
+    def _explain(self, row: TurnRow, column: int) -> str | None:
         if column == self.COL_TURN:
-            return "Whose turn it is (▶) and each combatant's place in the order"
+            return tr(_CTX, "Whose turn it is (▶) and each combatant's place in the order")
         if column == self.COL_INIT:
             lines = []
             if row.dice:
-                lines.append(f"Rolled {'+'.join(map(str, row.dice))}")
+                lines.append(tr(_CTX, "Rolled {0}").format("+".join(map(str, row.dice))))
             if row.tie is not None and row.initiative is not None:
                 others = [n for n in self._tie_names.get(row.initiative, []) if n != row.name]
-                lines.append(f"Tied on {row.initiative} with {', '.join(others)}: "
-                             f"acts {_ordinal(row.tie[0])} of {row.tie[1]}.")
-                lines.append(_TIE_RULE)
-            lines.append("Type a value (11) or the two dice rolled at the table (4 5).")
+                lines.append(tr(_CTX, "Tied on {0} with {1}: acts {2} of {3}.").format(
+                    row.initiative, ", ".join(others), _ordinal(row.tie[0]), row.tie[1]))
+                lines.append(tr(_CTX, _TIE_RULE))
+            lines.append(tr(_CTX, "Type a value (11) or the two dice rolled at the table (4 5)."))
             return "\n".join(lines)
         if column == self.COL_NAME:
-            notes = [f"{row.name} — {row.side.label}"]
+            notes = [tr(_CTX, "{0} — {1}").format(row.name, row.side.label)]
             if row.delayed:
-                notes.append("Delayed: acts later this round by taking actions from this row.")
+                notes.append(tr(_CTX, "Delayed: acts later this round by taking actions from "
+                                      "this row."))
             if not row.can_act:
-                notes.append("Cannot act: Next turn passes over this combatant.")
+                notes.append(tr(_CTX, "Cannot act: Next turn passes over this combatant."))
             return "\n".join(notes)
         if column == self.COL_ACTIONS:
-            return f"{pips_text(row.spent)} this round"
+            return tr(_CTX, "{0} this round").format(pips_text(row.spent))
         if column == self.COL_HP:
             return describe_track(self._track(row))
         if column == self.COL_STATE:
             if row.state is WoundState.DEAD:
-                return "Dead"
+                return tr(_CTX, "Dead")
             return row.thresholds.rule_for(row.state) + (
-                f"\nWound penalty {row.penalty} to all rolls" if row.penalty else "")
+                "\n" + tr(_CTX, "Wound penalty {0} to all rolls").format(row.penalty)
+                if row.penalty else "")
         if column == self.COL_CONDITIONS:
-            return self._display(row, column) or "No conditions"
+            return self._display(row, column) or tr(_CTX, "No conditions")
         return self._display(row, column) or None
 
     def _font(self, row: TurnRow, column: int) -> QFont | None:
@@ -550,5 +581,5 @@ class TurnOrderModel(HeadedTableModel):
         return font
 
 
-_TIE_RULE = ("Ties act in the order the combatants joined the encounter; "
-             "Ctrl+Up / Ctrl+Down moves a combatant within its tie.")
+_TIE_RULE = tr_noop(_CTX, "Ties act in the order the combatants joined the encounter; "
+                         "Ctrl+Up / Ctrl+Down moves a combatant within its tie.")

@@ -16,21 +16,32 @@ from mneme_desktop.domain import combat as fight
 from mneme_desktop.domain.attack_terms import aim_cap_text
 from mneme_desktop.domain.combat import CombatError, EncounterPatch
 from mneme_desktop.domain.roll_terms import survival_terms, terms_text
-from mneme_desktop.rules.actions import MINOR_ACTIONS_PER_ROUND, ActionOption, MovementMode
+from mneme_desktop.rules.actions import MINOR_ACTIONS_PER_ROUND, ActionOption, Load, MovementMode
 from mneme_desktop.rules.checks import success_chance
 from mneme_desktop.rules.healing import first_aid_difficulty
 from mneme_desktop.rules.track import damage_track
 from mneme_desktop.rules.wounds import DYING_DIFFICULTY, MASSIVE_DAMAGE_DIFFICULTY, WoundState
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.roles import ID_ROLE, VALUE_ROLE
 from mneme_desktop.ui.views.attack_text import format_percent
-from mneme_desktop.ui.views.combatant_panel_form import CombatantPanelForm
+from mneme_desktop.ui.views.combatant_panel_form import (
+    CombatantPanelForm,
+    first_aid_task,
+    move_label,
+    stance_label,
+)
 
 if TYPE_CHECKING:
     from mneme_desktop.ui.views.encounter_view import EncounterView
 
 __all__ = ["CombatantPanel"]
 
+_CTX = "CombatantPanel"
+
 _MakePatch = Callable[[Campaign, Encounter], EncounterPatch]
+
+_LOADS = {Load.LIGHT: tr_noop(_CTX, "Light"), Load.MEDIUM: tr_noop(_CTX, "Medium"),
+          Load.HEAVY: tr_noop(_CTX, "Heavy")}
 
 
 class CombatantPanel(CombatantPanelForm):
@@ -109,8 +120,8 @@ class CombatantPanel(CombatantPanelForm):
             widget.setVisible(combatant is not None)
         if encounter is None or combatant is None:
             self.name_label.setText(
-                "Choose a combatant in the turn order" if encounter is not None
-                and encounter.combatants else "No one in this fight yet")
+                tr(_CTX, "Choose a combatant in the turn order") if encounter is not None
+                and encounter.combatants else tr(_CTX, "No one in this fight yet"))
             self.conditions_list.clear()
             self._track_key = None
             return
@@ -123,9 +134,12 @@ class CombatantPanel(CombatantPanelForm):
             widget.blockSignals(True)
         try:
             current = encounter.current_combatant
-            turn = " — their turn" if current is not None and current.id == combatant.id \
-                else (" — delayed" if combatant.delayed else "")
-            self.name_label.setText(f"{sheet.name}{turn}")
+            if current is not None and current.id == combatant.id:
+                self.name_label.setText(tr(_CTX, "{0} — their turn").format(sheet.name))
+            elif combatant.delayed:
+                self.name_label.setText(tr(_CTX, "{0} — delayed").format(sheet.name))
+            else:
+                self.name_label.setText(sheet.name)
             self.hp_bar.set_subject(sheet.name)  # screen readers say whose bar and pips
             self.pips.set_subject(sheet.name)
             self.side_combo.setCurrentIndex(self.side_combo.findData(combatant.side))
@@ -137,7 +151,8 @@ class CombatantPanel(CombatantPanelForm):
                                                    status.thresholds))
             self.pips.set_spent(combatant.actions_spent)
             left = MINOR_ACTIONS_PER_ROUND - combatant.actions_spent
-            self.pips_label.setText(f"{left} minor action{'s' if left != 1 else ''} left")
+            self.pips_label.setText((tr(_CTX, "{0} minor action left") if left == 1
+                                     else tr(_CTX, "{0} minor actions left")).format(left))
             self._fill_others(encounter, campaign, combatant)
             self._show_aim(encounter, campaign, combatant)
             self.stance_combo.setCurrentIndex(self.stance_combo.findData(combatant.stance))
@@ -148,8 +163,8 @@ class CombatantPanel(CombatantPanelForm):
             dying = status.state is WoundState.DYING
             self._show_survival_odds(sheet, dying)
             self.dying_button.setEnabled(dying)
-            self.dying_button.setText("Dying roll (due)" if status.dying_roll_due
-                                      else "Dying roll")
+            self.dying_button.setText(tr(_CTX, "Dying roll (due)") if status.dying_roll_due
+                                      else tr(_CTX, "Dying roll"))
         finally:
             for widget in widgets:
                 widget.blockSignals(False)
@@ -163,14 +178,16 @@ class CombatantPanel(CombatantPanelForm):
         breakdown = terms_text(terms)
         dying_odds = format_percent(success_chance(modifier, DYING_DIFFICULTY))
         massive_odds = format_percent(success_chance(modifier, MASSIVE_DAMAGE_DIFFICULTY))
-        dying_text = (f"Dying roll: 2d6 DM {modifier:+d} vs {DYING_DIFFICULTY} survives "
-                      f"{dying_odds}")
-        massive_text = (f"Massive damage: 2d6 DM {modifier:+d} vs "
-                        f"{MASSIVE_DAMAGE_DIFFICULTY} survives {massive_odds}")
+        dm = f"{modifier:+d}"
+        dying_text = tr(_CTX, "Dying roll: 2d6 DM {0} vs {1} survives {2}").format(
+            dm, DYING_DIFFICULTY, dying_odds)
+        massive_text = tr(_CTX, "Massive damage: 2d6 DM {0} vs {1} survives {2}").format(
+            dm, MASSIVE_DAMAGE_DIFFICULTY, massive_odds)
         self.survival_odds.show_message(dying_text if dying else massive_text)
-        self.dying_button.setToolTip(f"{dying_text} ({breakdown}); failure is death")
-        self.massive_button.setToolTip(f"{massive_text} ({breakdown}): survive crippled, "
-                                       "or die")
+        self.dying_button.setToolTip(tr(_CTX, "{0} ({1}); failure is death").format(
+            dying_text, breakdown))
+        self.massive_button.setToolTip(tr(_CTX, "{0} ({1}): survive crippled, or die").format(
+            massive_text, breakdown))
 
     def _fill_others(self, encounter: Encounter, campaign: Campaign, own: Any) -> None:
         """Aim targets and patients. Both lists hold everyone in the fight and are refilled
@@ -199,7 +216,8 @@ class CombatantPanel(CombatantPanelForm):
                     continue
                 aim_list.setRowHidden(row, is_own)
                 name = names.get(str(combatant_id), "")
-                patient.setItemText(row, f"{name} (themselves)" if is_own else name)
+                patient.setItemText(row, tr(_CTX, "{0} (themselves)").format(name) if is_own
+                                    else name)
             self._others_own = own.id
         if own.aim_target_id:
             index = aim.findData(own.aim_target_id)
@@ -223,11 +241,12 @@ class CombatantPanel(CombatantPanelForm):
         weapon = weapons[combo.currentIndex()] if weapons else None
         cap = aim_cap_text(weapon)
         if not combatant.aim or combatant.aim_target_id is None:
-            self.aim_label.setText(f"No aim built up ({cap})")
+            self.aim_label.setText(tr(_CTX, "No aim built up ({0})").format(cap))
             return
         target = encounter.find_combatant(combatant.aim_target_id)
         name = campaign.combatant_character(target).name if target else "?"
-        self.aim_label.setText(f"Aim +{combatant.aim} on {name} (kept across rounds, {cap})")
+        self.aim_label.setText(tr(_CTX, "Aim +{0} on {1} (kept across rounds, {2})").format(
+            combatant.aim, name, cap))
 
     def _aim_weapon_chosen(self, index: int) -> None:
         if self._combatant_id is not None and index >= 0:
@@ -239,18 +258,23 @@ class CombatantPanel(CombatantPanelForm):
         for mode, spaces, metres in fight.movement_options(campaign, combatant):
             button = self.move_buttons[mode]
             kind = mode.action_kind
+            label = move_label(mode)
             if spaces is None or metres is None:
-                parts.append(f"{mode.value.capitalize()} —")
+                parts.append(tr(_CTX, "{0} —").format(label))
                 button.setEnabled(False)
-                button.setToolTip(f"{mode.value.capitalize()}: not possible now")
+                button.setToolTip(tr(_CTX, "{0}: not possible now").format(label))
             else:
-                parts.append(f"{mode.value.capitalize()} {spaces} sp ({float(metres):g} m)")
+                shown = f"{float(metres):g}"
+                parts.append(tr(_CTX, "{0} {1} sp ({2} m)").format(label, spaces, shown))
                 button.setEnabled(True)
-                button.setToolTip(f"{mode.value.capitalize()} {spaces} spaces "
-                                  f"({float(metres):g} m): {kind.label}, {kind.cost} minor")
+                button.setToolTip(tr(_CTX, "{0} {1} spaces ({2} m): {3}, {4} minor").format(
+                    label, spaces, shown, kind.label, kind.cost))
         self.movement_label.setText(
-            " · ".join(parts) + f"\n{sheet.load.value.capitalize()} load, "
-            f"{combatant.stance.value} (Ch.6 movement table, 1.5 m spaces)")
+            " · ".join(parts) + "\n" + tr(
+                _CTX, "{0} load, {1} (Ch.6 movement table, 1.5 m spaces)").format(
+                tr(_CTX, _LOADS[sheet.load]) if sheet.load in _LOADS
+                else sheet.load.value.capitalize(),
+                stance_label(combatant.stance).lower()))
 
     def _show_task(self, campaign: Campaign, encounter: Encounter, combatant: Any) -> None:
         task = combatant.extended_task
@@ -258,15 +282,17 @@ class CombatantPanel(CombatantPanelForm):
         self.task_work.setVisible(task is not None)
         self.task_progress.setVisible(task is not None)
         if task is None:
-            self.task_label.setText("Nothing under way. First aid takes 30 rounds; each "
-                                    "round's roll shortens or lengthens it.")
+            self.task_label.setText(tr(_CTX, "Nothing under way. First aid takes 30 rounds; "
+                                             "each round's roll shortens or lengthens it."))
             return
         target = encounter.find_combatant(task.target_id) if task.target_id else None
         name = campaign.combatant_character(target).name if target else ""
         # "First Aid on Ilse" already names its patient: no "First Aid on Ilse on Ilse".
-        on = f" on {name}" if name and not task.description.endswith(f" on {name}") else ""
-        self.task_label.setText(f"{task.description}{on}: {task.remaining_rounds} of "
-                                f"{task.total_rounds} rounds left ({task.rounds_taken} worked)")
+        on = tr(_CTX, " on {0}").format(name) if name else ""
+        if on and task.description.endswith(on):
+            on = ""
+        self.task_label.setText(tr(_CTX, "{0}{1}: {2} of {3} rounds left ({4} worked)").format(
+            task.description, on, task.remaining_rounds, task.total_rounds, task.rounds_taken))
         self.task_progress.setRange(0, task.total_rounds)
         self.task_progress.setValue(task.total_rounds - task.remaining_rounds)
         if task.first_aid:
@@ -282,17 +308,17 @@ class CombatantPanel(CombatantPanelForm):
             item = QListWidgetItem(text)
             if number < derived:
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                item.setToolTip("Follows from the wound state")
+                item.setToolTip(tr(_CTX, "Follows from the wound state"))
                 item.setData(VALUE_ROLE, None)
             else:
                 item.setData(VALUE_ROLE, number - derived)
             self.conditions_list.addItem(item)
         if status.dying_roll_due:
-            item = QListWidgetItem("Dying roll due this round")
+            item = QListWidgetItem(tr(_CTX, "Dying roll due this round"))
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.conditions_list.addItem(item)
         if not status.conditions and not status.dying_roll_due:
-            item = QListWidgetItem("No conditions")
+            item = QListWidgetItem(tr(_CTX, "No conditions"))
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.conditions_list.addItem(item)
 
@@ -310,7 +336,7 @@ class CombatantPanel(CombatantPanelForm):
 
     def _id(self) -> str:
         if self._combatant_id is None:
-            raise CombatError("select a combatant first")
+            raise CombatError(tr(_CTX, "select a combatant first"))
         return self._combatant_id
 
     def _describe_action(self) -> None:
@@ -321,7 +347,7 @@ class CombatantPanel(CombatantPanelForm):
         """Take an action from the catalog; some open the tool that resolves them."""
         combatant_id = self._combatant_id
         if combatant_id is None:
-            self._view.show_message("Select a combatant first")
+            self._view.show_message(tr(_CTX, "Select a combatant first"))
             return False
         if key == "aim":
             return self.aim()
@@ -353,7 +379,7 @@ class CombatantPanel(CombatantPanelForm):
         target_id = self.aim_target_combo.currentData()
         encounter = self._view.encounter()
         if target_id is None or encounter is None:
-            self._view.show_message("Choose what to aim at")
+            self._view.show_message(tr(_CTX, "Choose what to aim at"))
             return False
         combatant_id = self._id()
         chosen = self.aim_weapon_combo.currentIndex()  # the next attack's weapon
@@ -399,17 +425,18 @@ class CombatantPanel(CombatantPanelForm):
 
     def start_task(self) -> bool:
         combatant_id = self._id()
-        description = self.task_desc_edit.text().strip() or "Extended action"
+        description = self.task_desc_edit.text().strip() or tr(_CTX, "Extended action")
         patient = self.patient_combo.currentData()
         first_aid = self.first_aid_check.isChecked()
         rounds = self.task_rounds_spin.value()
         encounter = self._view.encounter()
+        # The bare name the panel offers ("First Aid") gains its patient ("First Aid on Ilse").
         if first_aid and encounter is not None and patient is not None and \
-                not description.casefold().startswith("first aid on"):
+                description.casefold() == first_aid_task().casefold():
             target = encounter.find_combatant(patient)
-            if target is not None and description.casefold() == "first aid":
+            if target is not None:
                 name = self._view.document.campaign.combatant_character(target).name
-                description = f"First Aid on {name}"
+                description = tr(_CTX, "{0} on {1}").format(first_aid_task(), name)
         return self._run(lambda c, e: fight.start_task_patch(
             c, e, combatant_id, description, rounds, patient, first_aid))
 
@@ -447,7 +474,8 @@ class CombatantPanel(CombatantPanelForm):
         item = self.conditions_list.currentItem()
         index = item.data(VALUE_ROLE) if item is not None else None
         if index is None:
-            self._view.show_message("Select one of the combatant's own conditions to remove")
+            self._view.show_message(
+                tr(_CTX, "Select one of the combatant's own conditions to remove"))
             return False
         combatant_id = self._id()
         return self._run(lambda c, e: fight.remove_condition_patch(c, e, combatant_id,

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from mneme_desktop.domain import ConditionKind, Side
 from mneme_desktop.rules.actions import FIRST_AID_ROUNDS, ActionOption, MovementMode, Stance
 from mneme_desktop.rules.checks import CoverLevel
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.action_catalog_model import ActionCatalogModel
 from mneme_desktop.ui.models.side_marks import SIDE_COLORS
 from mneme_desktop.ui.widgets.action_pips import ActionPips
@@ -32,7 +33,30 @@ from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
 from mneme_desktop.ui.widgets.narrow import shrink_lists
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
-__all__ = ["CombatantPanelForm"]
+__all__ = ["CombatantPanelForm", "first_aid_task", "move_label", "stance_label"]
+
+_CTX = "CombatantPanelForm"
+
+_MOVES = {MovementMode.MOVE: tr_noop(_CTX, "Move"), MovementMode.DASH: tr_noop(_CTX, "Dash"),
+          MovementMode.RUN: tr_noop(_CTX, "Run")}
+_STANCES = {Stance.STANDING: tr_noop(_CTX, "Standing"), Stance.CROUCHED: tr_noop(_CTX, "Crouched"),
+            Stance.PRONE: tr_noop(_CTX, "Prone")}
+_FIRST_AID_TASK = tr_noop(_CTX, "First Aid")
+
+
+def move_label(mode: MovementMode) -> str:
+    """"Move", "Dash", "Run": a movement mode as the panel names it."""
+    return tr(_CTX, _MOVES[mode]) if mode in _MOVES else mode.value.capitalize()
+
+
+def stance_label(stance: Stance) -> str:
+    """"Standing", "Crouched", "Prone": a stance as the panel names it."""
+    return tr(_CTX, _STANCES[stance]) if stance in _STANCES else stance.value.capitalize()
+
+
+def first_aid_task() -> str:
+    """The extended action's name the panel offers first ("First Aid")."""
+    return tr(_CTX, _FIRST_AID_TASK)
 
 _CONDITION_CHOICES = (ConditionKind.STUNNED, ConditionKind.UNCONSCIOUS, ConditionKind.CRIPPLED,
                       ConditionKind.BLEEDING, ConditionKind.PRONE, ConditionKind.HELPLESS,
@@ -63,18 +87,18 @@ class CombatantPanelForm(QWidget):
             self.side_combo.addItem(side.label, side)
             self.side_combo.setItemData(self.side_combo.count() - 1, SIDE_COLORS[side],
                                         Qt.ItemDataRole.DecorationRole)
-        self.side_combo.setToolTip("The side this combatant fights for")
+        self.side_combo.setToolTip(tr(_CTX, "The side this combatant fights for"))
         header.addWidget(self.side_combo)
-        self.out_check = QCheckBox("Out", objectName="out_of_fight")
-        self.out_check.setToolTip("Fled, surrendered or otherwise out of the fight: leaves "
-                                  "the turn order")
+        self.out_check = QCheckBox(tr(_CTX, "Out"), objectName="out_of_fight")
+        self.out_check.setToolTip(tr(_CTX, "Fled, surrendered or otherwise out of the fight: "
+                                           "leaves the turn order"))
         header.addWidget(self.out_check)
         layout.addLayout(header)
         self.hp_bar = HpThresholdBar()
         self.hp_bar.setObjectName("combatant_hp")
         layout.addWidget(self.hp_bar)
 
-        actions = QGroupBox("Actions this round")
+        actions = QGroupBox(tr(_CTX, "Actions this round"))
         form = QFormLayout(actions)
         row = QHBoxLayout()
         self.pips = ActionPips()
@@ -86,11 +110,11 @@ class CombatantPanelForm(QWidget):
         self.catalog_model = ActionCatalogModel(self)
         self.action_combo = QComboBox(objectName="action_choice")
         self.action_combo.setModel(self.catalog_model)
-        self.action_combo.setToolTip("The chapter's actions: free 0, minor 1, significant 2, "
-                                     "full 3 minor actions")
-        self.take_button = QPushButton("Take", objectName="take_action")
-        self.take_button.setToolTip("Spend this action's minor actions (Space on the pips "
-                                    "opens the catalog)")
+        self.action_combo.setToolTip(tr(_CTX, "The chapter's actions: free 0, minor 1, "
+                                              "significant 2, full 3 minor actions"))
+        self.take_button = QPushButton(tr(_CTX, "Take"), objectName="take_action")
+        self.take_button.setToolTip(tr(_CTX, "Spend this action's minor actions (Space on the "
+                                             "pips opens the catalog)"))
         row = QHBoxLayout()
         row.addWidget(self.action_combo, 1)
         row.addWidget(self.take_button)
@@ -99,65 +123,67 @@ class CombatantPanelForm(QWidget):
         self.action_description.setWordWrap(True)
         form.addRow(self.action_description)
         row = QHBoxLayout()
-        self.reckless_check = QCheckBox("Reckless", objectName="option_reckless")
-        self.coordinating_check = QCheckBox("Coordinating", objectName="option_coordinating")
-        self.plan_check = QCheckBox("Plan/Wait", objectName="option_plan")
+        self.reckless_check = QCheckBox(tr(_CTX, "Reckless"), objectName="option_reckless")
+        self.coordinating_check = QCheckBox(tr(_CTX, "Coordinating"),
+                                            objectName="option_coordinating")
+        self.plan_check = QCheckBox(tr(_CTX, "Plan/Wait"), objectName="option_plan")
         for check, option in ((self.reckless_check, ActionOption.RECKLESS),
                               (self.coordinating_check, ActionOption.COORDINATING),
                               (self.plan_check, ActionOption.PLAN_WAIT)):
-            check.setToolTip(f"{option.label}: {option.roll_effect}")
+            check.setToolTip(tr(_CTX, "{0}: {1}").format(option.label, option.roll_effect))
             row.addWidget(check)
         form.addRow(row)
         self.note_edit = QLineEdit(objectName="action_note")
-        self.note_edit.setPlaceholderText("note for the log (optional)")
+        self.note_edit.setPlaceholderText(tr(_CTX, "note for the log (optional)"))
         form.addRow(self.note_edit)
         layout.addWidget(actions)
 
-        position = QGroupBox("Aim, stance and movement")
+        position = QGroupBox(tr(_CTX, "Aim, stance and movement"))
         pform = QFormLayout(position)
         row = QHBoxLayout()
         self.aim_target_combo = QComboBox(objectName="aim_target")
         self.aim_weapon_combo = QComboBox(objectName="aim_weapon")
-        self.aim_weapon_combo.setToolTip("The weapon for the next attack (the resolver starts "
-                                         "with it): each aim adds its aim modifier, or +1")
-        self.aim_button = QPushButton("Aim", objectName="aim")
-        self.aim_button.setToolTip("One minor action: +1 to the next attack (the weapon's aim "
-                                   "modifier if it has one), up to six aims' worth; lost on "
-                                   "changing target")
+        self.aim_weapon_combo.setToolTip(tr(_CTX, "The weapon for the next attack (the "
+                                                  "resolver starts with it): each aim adds its "
+                                                  "aim modifier, or +1"))
+        self.aim_button = QPushButton(tr(_CTX, "Aim"), objectName="aim")
+        self.aim_button.setToolTip(tr(_CTX, "One minor action: +1 to the next attack (the "
+                                            "weapon's aim modifier if it has one), up to six "
+                                            "aims' worth; lost on changing target"))
         row.addWidget(self.aim_target_combo, 1)
         row.addWidget(self.aim_weapon_combo, 1)
         row.addWidget(self.aim_button)
-        pform.addRow("Aim at", row)
+        pform.addRow(tr(_CTX, "Aim at"), row)
         self.aim_label = QLabel(objectName="aim_label")
         self.aim_label.setTextFormat(Qt.TextFormat.PlainText)  # names, never markup
         pform.addRow(self.aim_label)
         row = QHBoxLayout()
         self.stance_combo = QComboBox(objectName="stance")
         for stance in Stance:
-            self.stance_combo.addItem(stance.value.capitalize(), stance)
-        self.stance_combo.setToolTip("Standing to prone or crouching: 1 minor action; prone to "
-                                     "crouching: 2; crouching to standing: 1")
+            self.stance_combo.addItem(stance_label(stance), stance)
+        self.stance_combo.setToolTip(tr(_CTX, "Standing to prone or crouching: 1 minor action; "
+                                              "prone to crouching: 2; crouching to standing: 1"))
         self.cover_combo = QComboBox(objectName="combatant_cover")
         for level in CoverLevel:
             self.cover_combo.addItem(
-                "No cover" if level is CoverLevel.NONE else
-                f"{level.label.capitalize()} cover (+{int(level)})", level)
+                tr(_CTX, "No cover") if level is CoverLevel.NONE else
+                tr(_CTX, "{0} cover (+{1})").format(level.label.capitalize(), int(level)), level)
         row.addWidget(self.stance_combo)
         row.addWidget(self.cover_combo)
-        pform.addRow("Stance", row)
+        pform.addRow(tr(_CTX, "Stance"), row)
         self.movement_label = QLabel(objectName="movement")
         self.movement_label.setWordWrap(True)
         pform.addRow(self.movement_label)
         row = QHBoxLayout()
         self.move_buttons: dict[MovementMode, QPushButton] = {}
         for mode in MovementMode:
-            button = QPushButton(mode.value.capitalize(), objectName=f"move_{mode.value}")
+            button = QPushButton(move_label(mode), objectName=f"move_{mode.value}")
             self.move_buttons[mode] = button
             row.addWidget(button)
         pform.addRow(row)
         layout.addWidget(position)
 
-        conditions = QGroupBox("Conditions")
+        conditions = QGroupBox(tr(_CTX, "Conditions"))
         cform = QVBoxLayout(conditions)
         self.conditions_list = QListWidget(objectName="conditions")
         self.conditions_list.setMaximumHeight(96)
@@ -167,9 +193,10 @@ class CombatantPanelForm(QWidget):
         for kind in _CONDITION_CHOICES:
             self.condition_combo.addItem(kind.label, kind)
         self.condition_detail = QLineEdit(objectName="condition_detail")
-        self.condition_detail.setPlaceholderText("detail (left arm)")
-        self.add_condition_button = QPushButton("Add", objectName="add_condition")
-        self.remove_condition_button = QPushButton("Remove", objectName="remove_condition")
+        self.condition_detail.setPlaceholderText(tr(_CTX, "detail (left arm)"))
+        self.add_condition_button = QPushButton(tr(_CTX, "Add"), objectName="add_condition")
+        self.remove_condition_button = QPushButton(tr(_CTX, "Remove"),
+                                                   objectName="remove_condition")
         row.addWidget(self.condition_combo)
         row.addWidget(self.condition_detail, 1)
         row.addWidget(self.add_condition_button)
@@ -177,12 +204,13 @@ class CombatantPanelForm(QWidget):
         cform.addLayout(row)
         row = QHBoxLayout()
         self.survival_dice_edit = QLineEdit(objectName="survival_dice")
-        self.survival_dice_edit.setPlaceholderText("table dice (empty: roll)")
-        self.dying_button = QPushButton("Dying roll", objectName="dying_roll")
-        self.dying_button.setToolTip("END roll against 4 with wound penalties; failure is death")
-        self.massive_button = QPushButton("Massive damage", objectName="massive_roll")
-        self.massive_button.setToolTip("END roll against 8 with wound penalties: survive "
-                                       "crippled, or die")
+        self.survival_dice_edit.setPlaceholderText(tr(_CTX, "table dice (empty: roll)"))
+        self.dying_button = QPushButton(tr(_CTX, "Dying roll"), objectName="dying_roll")
+        self.dying_button.setToolTip(tr(_CTX, "END roll against 4 with wound penalties; "
+                                              "failure is death"))
+        self.massive_button = QPushButton(tr(_CTX, "Massive damage"), objectName="massive_roll")
+        self.massive_button.setToolTip(tr(_CTX, "END roll against 8 with wound penalties: "
+                                                "survive crippled, or die"))
         row.addWidget(self.survival_dice_edit, 1)
         row.addWidget(self.dying_button)
         row.addWidget(self.massive_button)
@@ -192,34 +220,35 @@ class CombatantPanelForm(QWidget):
         cform.addWidget(self.survival_odds)
         layout.addWidget(conditions)
 
-        task = QGroupBox("Extended action")
+        task = QGroupBox(tr(_CTX, "Extended action"))
         tform = QFormLayout(task)
         self.task_label = QLabel(objectName="task_label")
         self.task_label.setWordWrap(True)
         tform.addRow(self.task_label)
         self.task_progress = QProgressBar(objectName="task_progress")
-        self.task_progress.setFormat("%v of %m rounds done")
+        self.task_progress.setFormat(tr(_CTX, "%v of %m rounds done"))
         tform.addRow(self.task_progress)
         self.task_start = QWidget()
         start = QFormLayout(self.task_start)
         start.setContentsMargins(0, 0, 0, 0)
-        self.task_desc_edit = QLineEdit("First Aid", objectName="task_description")
-        start.addRow("Task", self.task_desc_edit)
+        self.task_desc_edit = QLineEdit(first_aid_task(), objectName="task_description")
+        start.addRow(tr(_CTX, "Task"), self.task_desc_edit)
         row = QHBoxLayout()
         self.task_rounds_spin = QSpinBox(objectName="task_rounds", minimum=1, maximum=10000,
                                          value=FIRST_AID_ROUNDS)
-        self.task_rounds_spin.setSuffix(" rounds")
-        self.task_rounds_spin.setAccessibleName("Task length in rounds")
-        self.first_aid_check = QCheckBox("First aid", objectName="first_aid")
+        self.task_rounds_spin.setSuffix(tr(_CTX, " rounds"))
+        self.task_rounds_spin.setAccessibleName(tr(_CTX, "Task length in rounds"))
+        self.first_aid_check = QCheckBox(tr(_CTX, "First aid"), objectName="first_aid")
         self.first_aid_check.setChecked(True)
-        self.first_aid_check.setToolTip("Completing first aid heals its Effect (at least 1), "
-                                        "stops bleeding and stabilises the dying for END hours")
+        self.first_aid_check.setToolTip(tr(_CTX, "Completing first aid heals its Effect (at "
+                                                 "least 1), stops bleeding and stabilises the "
+                                                 "dying for END hours"))
         row.addWidget(self.task_rounds_spin)
         row.addWidget(self.first_aid_check)
-        start.addRow("Length", row)
+        start.addRow(tr(_CTX, "Length"), row)
         self.patient_combo = QComboBox(objectName="patient")
-        start.addRow("On", self.patient_combo)
-        self.start_task_button = QPushButton("Start", objectName="start_task")
+        start.addRow(tr(_CTX, "On"), self.patient_combo)
+        self.start_task_button = QPushButton(tr(_CTX, "Start"), objectName="start_task")
         start.addRow(self.start_task_button)
         tform.addRow(self.task_start)
         self.task_work = QWidget()
@@ -227,25 +256,25 @@ class CombatantPanelForm(QWidget):
         work.setContentsMargins(0, 0, 0, 0)
         row = QHBoxLayout()
         self.work_dm_spin = QSpinBox(objectName="task_dm", minimum=-15, maximum=15)
-        self.work_dm_spin.setPrefix("DM ")
-        self.work_dm_spin.setAccessibleName("Task roll DM")
+        self.work_dm_spin.setPrefix(tr(_CTX, "DM "))
+        self.work_dm_spin.setAccessibleName(tr(_CTX, "Task roll DM"))
         self.work_difficulty_spin = QSpinBox(objectName="task_difficulty", minimum=2,
                                              maximum=20, value=8)
-        self.work_difficulty_spin.setPrefix("vs ")
-        self.work_difficulty_spin.setAccessibleName("Task difficulty")
+        self.work_difficulty_spin.setPrefix(tr(_CTX, "vs "))
+        self.work_difficulty_spin.setAccessibleName(tr(_CTX, "Task difficulty"))
         self.work_dice_edit = QLineEdit(objectName="task_dice")
-        self.work_dice_edit.setPlaceholderText("table dice")
-        self.work_dice_edit.setAccessibleName("Task dice rolled at the table")
+        self.work_dice_edit.setPlaceholderText(tr(_CTX, "table dice"))
+        self.work_dice_edit.setAccessibleName(tr(_CTX, "Task dice rolled at the table"))
         row.addWidget(self.work_dm_spin)
         row.addWidget(self.work_difficulty_spin)
         row.addWidget(self.work_dice_edit, 1)
         work.addRow(row)
         row = QHBoxLayout()
-        self.work_roll_button = QPushButton("Roll this round", objectName="task_roll")
-        self.work_roll_button.setToolTip("A full action: the Success Effect shortens what is "
-                                         "left, a Fail Effect loses progress")
-        self.work_dice_button = QPushButton("Use dice", objectName="task_use_dice")
-        self.abort_button = QPushButton("Abort", objectName="task_abort")
+        self.work_roll_button = QPushButton(tr(_CTX, "Roll this round"), objectName="task_roll")
+        self.work_roll_button.setToolTip(tr(_CTX, "A full action: the Success Effect shortens "
+                                                  "what is left, a Fail Effect loses progress"))
+        self.work_dice_button = QPushButton(tr(_CTX, "Use dice"), objectName="task_use_dice")
+        self.abort_button = QPushButton(tr(_CTX, "Abort"), objectName="task_abort")
         row.addWidget(self.work_roll_button)
         row.addWidget(self.work_dice_button)
         row.addWidget(self.abort_button)

@@ -49,31 +49,42 @@ from mneme_desktop.ui.healing_commands import (
     record_intensive_care,
     record_surgery,
 )
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.views.healing_page import ERROR_STYLE, NOTE_STYLE, HealingPage
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 
 __all__ = ["MedicalEvent", "MedicalTab"]
 
+_CTX = "HealingMedical"
+
 
 _EVENT_RULES = {
-    "first_aid": (
-        f"First aid heals the Effect (at least 1), stops bleeding and stabilises a dying "
-        f"character for END hours. {FIRST_AID_ROUNDS} rounds (3 minutes); Difficulty 10 on "
-        "oneself. A failure does nothing."),
-    "surgery": (
-        f"Surgery heals 2 x Effect. On a failure the fail effect less the Medic skill "
-        f"multiplies the {SURGERY_MINUTES} minutes; a remainder above half the patient's END "
-        "harms them by double the remainder. Needs a hospital or sickbay."),
-    "intensive_care": (
-        f"For dying patients. Unsupervised: Difficulty {INTENSIVE_CARE_DIFFICULTY}; success "
-        f"heals {INTENSIVE_CARE_HEALING}, failure calls for a dying roll (END vs "
-        f"{DYING_DIFFICULTY}). A Medic {SUPERVISOR_MIN_MEDIC}+ supervisor or an AI sickbay "
-        "needs no roll."),
+    "first_aid": tr_noop(
+        _CTX, "First aid heals the Effect (at least 1), stops bleeding and stabilises a dying "
+              "character for END hours. {0} rounds (3 minutes); Difficulty 10 on "
+              "oneself. A failure does nothing."),
+    "surgery": tr_noop(
+        _CTX, "Surgery heals 2 x Effect. On a failure the fail effect less the Medic skill "
+              "multiplies the {1} minutes; a remainder above half the patient's END "
+              "harms them by double the remainder. Needs a hospital or sickbay."),
+    "intensive_care": tr_noop(
+        _CTX, "For dying patients. Unsupervised: Difficulty {2}; success heals {3}, failure "
+              "calls for a dying roll (END vs {4}). A Medic {5}+ supervisor or an AI sickbay "
+              "needs no roll."),
 }
+"""Each rule's numbers are filled in where shown, all from the same list:
+``FIRST_AID_ROUNDS, SURGERY_MINUTES, INTENSIVE_CARE_DIFFICULTY, INTENSIVE_CARE_HEALING,
+DYING_DIFFICULTY, SUPERVISOR_MIN_MEDIC``."""
 
 
-_EVENT_TITLES = {"first_aid": "First aid", "surgery": "Surgery",
-                 "intensive_care": "Intensive care"}
+def _event_rule(kind: str) -> str:
+    return tr(_CTX, _EVENT_RULES[kind]).format(
+        FIRST_AID_ROUNDS, SURGERY_MINUTES, INTENSIVE_CARE_DIFFICULTY, INTENSIVE_CARE_HEALING,
+        DYING_DIFFICULTY, SUPERVISOR_MIN_MEDIC)
+
+
+_EVENT_TITLES = {"first_aid": tr_noop(_CTX, "First aid"), "surgery": tr_noop(_CTX, "Surgery"),
+                 "intensive_care": tr_noop(_CTX, "Intensive care")}
 
 
 class MedicalEvent(StrEnum):
@@ -102,11 +113,14 @@ class MedicalTab(HealingPage):
         # beside it jumped. The state wraps; the dying box keeps its room while hidden.
         self.event_state_label.setWordWrap(True)
         self.first_aid_radio = QRadioButton(
-            f"First aid (Difficulty {first_aid_difficulty()}, {FIRST_AID_ROUNDS} rounds)", page)
+            tr(_CTX, "First aid (Difficulty {0}, {1} rounds)").format(first_aid_difficulty(),
+                                                                      FIRST_AID_ROUNDS), page)
         self.surgery_radio = QRadioButton(
-            f"Surgery (Difficulty {SURGERY_DIFFICULTY}, {SURGERY_MINUTES} minutes)", page)
+            tr(_CTX, "Surgery (Difficulty {0}, {1} minutes)").format(SURGERY_DIFFICULTY,
+                                                                     SURGERY_MINUTES), page)
         self.intensive_radio = QRadioButton(
-            f"Intensive care (Difficulty {INTENSIVE_CARE_DIFFICULTY} unsupervised)", page)
+            tr(_CTX, "Intensive care (Difficulty {0} unsupervised)").format(
+                INTENSIVE_CARE_DIFFICULTY), page)
         self.first_aid_radio.setObjectName("eventFirstAid")
         self.surgery_radio.setObjectName("eventSurgery")
         self.intensive_radio.setObjectName("eventIntensiveCare")
@@ -118,24 +132,27 @@ class MedicalTab(HealingPage):
         self.medic_combo.setObjectName("eventMedic")
         self.medic_skill_spin = QSpinBox(page)
         self.medic_skill_spin.setObjectName("eventMedicSkill")
-        self.medic_skill_spin.setAccessibleName("Medic skill level")
+        self.medic_skill_spin.setAccessibleName(tr(_CTX, "Medic skill level"))
         self.medic_skill_spin.setRange(-1, 15)
-        self.medic_skill_spin.setSpecialValueText(f"unskilled ({UNSKILLED:+d})")
+        self.medic_skill_spin.setSpecialValueText(
+            tr(_CTX, "unskilled ({0})").format(f"{UNSKILLED:+d}"))
         self.medic_skill_spin.setValue(-1)
         self.dm_spin = QSpinBox(page)
         self.dm_spin.setObjectName("eventDm")
-        self.dm_spin.setAccessibleName("Other DMs")
+        self.dm_spin.setAccessibleName(tr(_CTX, "Other DMs"))
         self.dm_spin.setRange(-12, 12)
-        self.dm_spin.setPrefix("DM ")
-        self.dm_spin.setToolTip("Other DMs: tools, assistance … (a listed medic's EDU DM and "
-                                "wound penalty are counted already, as in the encounter)")
-        self.on_self_check = QCheckBox("On oneself (Difficulty 10)", page)
+        self.dm_spin.setPrefix(tr(_CTX, "DM "))
+        self.dm_spin.setToolTip(tr(_CTX, "Other DMs: tools, assistance … (a listed medic's EDU "
+                                         "DM and wound penalty are counted already, as in the "
+                                         "encounter)"))
+        self.on_self_check = QCheckBox(tr(_CTX, "On oneself (Difficulty 10)"), page)
         self.on_self_check.setObjectName("eventOnSelf")
-        self.advance_clock_check = QCheckBox("Advance the clock by the time it takes", page)
+        self.advance_clock_check = QCheckBox(
+            tr(_CTX, "Advance the clock by the time it takes"), page)
         self.advance_clock_check.setObjectName("eventAdvanceClock")
         self.advance_clock_check.setChecked(True)
         self.advance_clock_check.setToolTip(
-            "The patient goes on bleeding while the task takes its time.")
+            tr(_CTX, "The patient goes on bleeding while the task takes its time."))
         self.check_label = QLabel(page)
         self.check_label.setObjectName("eventCheck")
         self.event_rule_label = QLabel(page)
@@ -146,25 +163,25 @@ class MedicalTab(HealingPage):
         self.requirement_label.setObjectName("eventRequirement")
         self.requirement_label.setWordWrap(True)
         self.requirement_label.setStyleSheet(ERROR_STYLE)
-        self.roll_button = QPushButton("Roll and apply", page)
+        self.roll_button = QPushButton(tr(_CTX, "Roll and apply"), page)
         self.roll_button.setObjectName("eventRoll")
         self.entered_spin = QSpinBox(page)
         self.entered_spin.setObjectName("eventEntered")
-        self.entered_spin.setAccessibleName("2d6 rolled at the table")
+        self.entered_spin.setAccessibleName(tr(_CTX, "2d6 rolled at the table"))
         self.entered_spin.setRange(2, 12)
         self.entered_spin.setValue(7)
-        self.entered_spin.setPrefix("2d6 = ")
+        self.entered_spin.setPrefix(tr(_CTX, "2d6 = "))
         self.dying_spin = QSpinBox(page)
         self.dying_spin.setObjectName("eventDyingEntered")
-        self.dying_spin.setAccessibleName("Dying roll, 2d6 rolled at the table")
+        self.dying_spin.setAccessibleName(tr(_CTX, "Dying roll, 2d6 rolled at the table"))
         self.dying_spin.setRange(2, 12)
         self.dying_spin.setValue(7)
-        self.dying_spin.setPrefix("dying roll 2d6 = ")
-        self.dying_spin.setToolTip("Used only if the intensive-care roll fails")
+        self.dying_spin.setPrefix(tr(_CTX, "dying roll 2d6 = "))
+        self.dying_spin.setToolTip(tr(_CTX, "Used only if the intensive-care roll fails"))
         keep_room = self.dying_spin.sizePolicy()
         keep_room.setRetainSizeWhenHidden(True)
         self.dying_spin.setSizePolicy(keep_room)
-        self.apply_entered_button = QPushButton("Apply entered roll", page)
+        self.apply_entered_button = QPushButton(tr(_CTX, "Apply entered roll"), page)
         self.apply_entered_button.setObjectName("eventApplyEntered")
         self.result_label = QLabel(page)
         self.result_label.setObjectName("eventResult")
@@ -177,36 +194,36 @@ class MedicalTab(HealingPage):
         patient_row = QHBoxLayout()
         patient_row.addWidget(self.event_patient_combo)
         patient_row.addWidget(self.event_state_label, 1)
-        form.addRow("Patient", patient_row)
+        form.addRow(tr(_CTX, "Patient"), patient_row)
         events = QVBoxLayout()
         events.addWidget(self.first_aid_radio)
         events.addWidget(self.surgery_radio)
         events.addWidget(self.intensive_radio)
-        form.addRow("Event", events)
+        form.addRow(tr(_CTX, "Event"), events)
         form.addRow("", self.event_rule_label)
         medic_row = QHBoxLayout()
         medic_row.addWidget(self.medic_combo)
-        medic_row.addWidget(QLabel("Medic skill", page))
+        medic_row.addWidget(QLabel(tr(_CTX, "Medic skill"), page))
         medic_row.addWidget(self.medic_skill_spin)
         medic_row.addWidget(self.dm_spin)
         medic_row.addStretch(1)
-        form.addRow("Medic", medic_row)
+        form.addRow(tr(_CTX, "Medic"), medic_row)
         options = QHBoxLayout()
         options.addWidget(self.on_self_check)
         options.addWidget(self.advance_clock_check)
         options.addStretch(1)
         form.addRow("", options)
-        form.addRow("Check", self.check_label)
+        form.addRow(tr(_CTX, "Check"), self.check_label)
         rolls = QGridLayout()
         rolls.addWidget(self.roll_button, 0, 0)
-        rolls.addWidget(QLabel("or rolled at the table:", page), 0, 1)
+        rolls.addWidget(QLabel(tr(_CTX, "or rolled at the table:"), page), 0, 1)
         rolls.addWidget(self.entered_spin, 0, 2)
         rolls.addWidget(self.dying_spin, 0, 3)
         rolls.addWidget(self.apply_entered_button, 0, 4)
         rolls.setColumnStretch(5, 1)
         form.addRow("", rolls)
         form.addRow("", self.requirement_label)
-        result_box = QGroupBox("Last event", page)
+        result_box = QGroupBox(tr(_CTX, "Last event"), page)
         result_layout = QVBoxLayout(result_box)
         result_layout.addWidget(self.result_label, 1)
         layout = QVBoxLayout(page)
@@ -232,17 +249,20 @@ class MedicalTab(HealingPage):
         self.add_from_combo.blockSignals(True)
         self.event_patient_combo.clear()
         self.medic_combo.clear()
-        self.medic_combo.addItem("— not listed —", None)
+        self.medic_combo.addItem(tr(_CTX, "— not listed —"), None)
         self.add_from_combo.clear()
         for character in campaign.characters:
             if character.has_condition(ConditionKind.DEAD):
                 continue
             self.event_patient_combo.addItem(character.name, character.id)
             level = character.skill_level("Medic")
-            shown = "no Medic" if level is None else f"Medic {level}"
-            self.medic_combo.addItem(f"{character.name} ({shown})", character.id)
+            shown = tr(_CTX, "no Medic") if level is None \
+                else tr(_CTX, "Medic {0}").format(level)
+            self.medic_combo.addItem(tr(_CTX, "{0} ({1})").format(character.name, shown),
+                                     character.id)
             if level is not None:
-                self.add_from_combo.addItem(f"{character.name} (Medic {level})", character.id)
+                self.add_from_combo.addItem(
+                    tr(_CTX, "{0} (Medic {1})").format(character.name, level), character.id)
         if current is None:
             checked = self.patients_model.checked_ids()
             current = checked[0] if checked else None
@@ -317,20 +337,21 @@ class MedicalTab(HealingPage):
     def _event_problem(self, patient: Character | None) -> str:
         """Why the chosen event cannot be recorded now ("" when it can)."""
         if patient is None:
-            return "No living character to treat."
+            return tr(_CTX, "No living character to treat.")
         kind = self.event_kind()
         basis = self.document.threshold_basis
         if kind == MedicalEvent.SURGERY and not self.infirmary.sickbay:
-            return ("Surgery requires a hospital or sickbay: tick it on the Infirmary tab "
-                    "if one is at hand.")
+            return tr(_CTX, "Surgery requires a hospital or sickbay: tick it on the Infirmary "
+                            "tab if one is at hand.")
         if kind == MedicalEvent.INTENSIVE_CARE and patient.wound_state(basis) is not (
             WoundState.DYING
         ):
-            return f"{patient.name} is not dying: intensive care is for dying patients."
+            return tr(_CTX, "{0} is not dying: intensive care is for dying patients.").format(
+                patient.name)
         if kind != MedicalEvent.INTENSIVE_CARE and patient.damage == 0 and not (
             patient.has_condition(ConditionKind.BLEEDING)
         ):
-            return f"{patient.name} is unhurt."
+            return tr(_CTX, "{0} is unhurt.").format(patient.name)
         return ""
 
     def _update_event_form(self, *_: object) -> None:
@@ -339,9 +360,10 @@ class MedicalTab(HealingPage):
         basis = self.document.threshold_basis
         if patient is not None:
             conditions = ", ".join(c.label for c in patient.conditions)
+            state = tr(_CTX, "damage {0}/{1}, {2}").format(
+                patient.damage, patient.hit_points, patient.wound_state(basis).label)
             self.event_state_label.setText(
-                f"damage {patient.damage}/{patient.hit_points}, "
-                f"{patient.wound_state(basis).label}" + (f"; {conditions}" if conditions else ""))
+                tr(_CTX, "{0}; {1}").format(state, conditions) if conditions else state)
         else:
             self.event_state_label.setText("")
         self.on_self_check.setEnabled(kind == MedicalEvent.FIRST_AID)
@@ -354,18 +376,21 @@ class MedicalTab(HealingPage):
         difficulty, modifier = self._event_difficulty(), self._event_modifier()
         if supervised:
             self.check_label.setText(
-                f"Supervised (Medic {SUPERVISOR_MIN_MEDIC}+ or AI sickbay): no roll, heals "
-                f"{INTENSIVE_CARE_HEALING}.")
-            self.roll_button.setText("Apply supervised care")
+                tr(_CTX, "Supervised (Medic {0}+ or AI sickbay): no roll, heals {1}.").format(
+                    SUPERVISOR_MIN_MEDIC, INTENSIVE_CARE_HEALING))
+            self.roll_button.setText(tr(_CTX, "Apply supervised care"))
         else:
             chance = success_chance(modifier, difficulty)
             terms = None if kind == MedicalEvent.INTENSIVE_CARE else self._medic_terms()
-            shown = "" if terms is None else f" ({terms.terms}, other {self.dm_spin.value():+d})"
-            self.check_label.setText(
-                f"2d6 {modifier:+d} vs Difficulty {difficulty}: "
-                f"{float(chance) * 100:.0f}% to succeed{shown}")
-            self.roll_button.setText("Roll and apply")
-        self.event_rule_label.setText(_EVENT_RULES[kind])
+            numbers = (f"{modifier:+d}", difficulty, f"{float(chance) * 100:.0f}")
+            if terms is None:
+                check = tr(_CTX, "2d6 {0} vs Difficulty {1}: {2}% to succeed").format(*numbers)
+            else:
+                check = tr(_CTX, "2d6 {0} vs Difficulty {1}: {2}% to succeed ({3}, other {4})"
+                           ).format(*numbers, terms.terms, f"{self.dm_spin.value():+d}")
+            self.check_label.setText(check)
+            self.roll_button.setText(tr(_CTX, "Roll and apply"))
+        self.event_rule_label.setText(_event_rule(kind))
         problem = self._event_problem(patient)
         self.requirement_label.setText(problem)
         self.roll_button.setEnabled(not problem)
@@ -431,7 +456,7 @@ class MedicalTab(HealingPage):
             else:
                 changes = record_intensive_care(self.document, patient.id, roll, dying)
         except (ValueError, KeyError) as exc:
-            self._error(f"Not recorded: {exc}")
+            self._error(tr(_CTX, "Not recorded: {0}").format(exc))
             return
         lines: list[str] = []
         for change in changes.sheets:
@@ -442,4 +467,4 @@ class MedicalTab(HealingPage):
         lines += [notice.text for notice in changes.notices]
         set_rich_text(self.result_label, "<b>{}</b>" + "<br>{}" * len(lines), patient.name,
                       *lines)
-        self._report(_EVENT_TITLES[kind], changes)
+        self._report(tr(_CTX, _EVENT_TITLES[kind]), changes)

@@ -11,11 +11,14 @@ from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QWidget
 from mneme_desktop.domain.healing.changes import Outcome
 from mneme_desktop.domain.healing.infirmary import Infirmary
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.healing_models import PatientListModel
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
 __all__ = ["ERROR_STYLE", "NOTE_STYLE", "WARNING_STYLE", "HealingPage", "table_view"]
+
+_CTX = "HealingPage"
 
 
 ERROR_STYLE = "color: #b71c1c;"
@@ -68,7 +71,8 @@ class HealingPage(_Widget):
 
     def _report(self, what: str, changes: Outcome) -> None:
         happened = changes.said
-        text = what + (": " + "; ".join(happened) if happened else ": nothing changed")
+        text = tr(_CTX, "{0}: {1}").format(what, "; ".join(happened)) if happened \
+            else tr(_CTX, "{0}: nothing changed").format(what)
         self.status_label.show_message(text)
         self.status_changed.emit(text)
 

@@ -27,6 +27,7 @@ from mneme_desktop.domain.healing.regimes import plan_regime_note
 from mneme_desktop.domain.healing.time_stops import dying_outlook
 from mneme_desktop.rules.track import damage_track
 from mneme_desktop.ui.healing_commands import advance_under_plan
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.healing_models import (
     ComparisonModel,
     PlanSegmentModel,
@@ -40,6 +41,8 @@ from mneme_desktop.ui.widgets.projection_chart import PLAN_COLORS, ChartSeries, 
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
 __all__ = ["PlannerTab"]
+
+_CTX = "HealingPlanner"
 
 
 class PlannerTab(HealingPage):
@@ -69,29 +72,31 @@ class PlannerTab(HealingPage):
         # patient or plan changed are projected again (a year each: the dear part).
         self._projection_cache = ProjectionCache()
         plan_a, plan_b = default_plans()
-        self.plan_a = PlanEditor("Plan A", plan_a, PLAN_COLORS[0].name(), page)
-        self.plan_b = PlanEditor("Plan B", plan_b, PLAN_COLORS[1].name(), page)
+        self.plan_a = PlanEditor(tr(_CTX, "Plan A"), plan_a, PLAN_COLORS[0].name(), page,
+                                 key="A")
+        self.plan_b = PlanEditor(tr(_CTX, "Plan B"), plan_b, PLAN_COLORS[1].name(), page,
+                                 key="B")
         top = QHBoxLayout()
         top.addWidget(self.plan_a, 1)
         top.addWidget(self.plan_b, 1)
 
         self.focus_combo = QComboBox(page)
         self.focus_combo.setObjectName("projectionFocus")
-        self.focus_combo.setAccessibleName("Character shown in the projection")
+        self.focus_combo.setAccessibleName(tr(_CTX, "Character shown in the projection"))
         self.focus_combo.setMinimumContentsLength(16)
         self.outcome_label = QLabel(page)
         self.outcome_label.setObjectName("projectionOutcome")
         self.outcome_label.setWordWrap(True)
         set_rich_text(self.outcome_label, "")
         self.chart = ProjectionChart(page)
-        self.chart.set_empty_text("Check one or more injured characters on the left.")
+        self.chart.set_empty_text(tr(_CTX, "Check one or more injured characters on the left."))
 
         self.projection_a = ProjectionTableModel(self)
         self.projection_b = ProjectionTableModel(self)
         self.projection_table_a = table_view(self.projection_a, page, "projectionTableA")
         self.projection_table_b = table_view(self.projection_b, page, "projectionTableB")
-        self.projection_table_a.setAccessibleName("Plan A day by day")
-        self.projection_table_b.setAccessibleName("Plan B day by day")
+        self.projection_table_a.setAccessibleName(tr(_CTX, "Plan A day by day"))
+        self.projection_table_b.setAccessibleName(tr(_CTX, "Plan B day by day"))
         for table in (self.projection_table_a, self.projection_table_b):
             table.horizontalHeader().setSectionResizeMode(
                 QHeaderView.ResizeMode.ResizeToContents)
@@ -110,7 +115,7 @@ class PlannerTab(HealingPage):
         chart_layout = QVBoxLayout(chart_area)
         chart_layout.setContentsMargins(0, 0, 0, 0)
         focus_row = QHBoxLayout()
-        focus_row.addWidget(QLabel("Projection for", chart_area))
+        focus_row.addWidget(QLabel(tr(_CTX, "Projection for"), chart_area))
         focus_row.addWidget(self.focus_combo)
         focus_row.addWidget(self.outcome_label, 1)
         chart_layout.addLayout(focus_row)
@@ -130,18 +135,19 @@ class PlannerTab(HealingPage):
         self.advance_days_spin = QSpinBox(page)
         self.advance_days_spin.setObjectName("advanceDays")
         self.advance_days_spin.setRange(1, PlanSegmentModel.MAX_DAYS)
-        self.advance_days_spin.setSuffix(" days")
-        self.advance_days_spin.setAccessibleName("Days to advance")
+        self.advance_days_spin.setSuffix(tr(_CTX, " days"))
+        self.advance_days_spin.setAccessibleName(tr(_CTX, "Days to advance"))
         self.advance_plan_combo = QComboBox(page)
         self.advance_plan_combo.setObjectName("advancePlan")
-        self.advance_plan_combo.addItem("Plan A", 0)
-        self.advance_plan_combo.addItem("Plan B", 1)
-        self.advance_button = QPushButton("Advance", page)
+        self.advance_plan_combo.addItem(tr(_CTX, "Plan A"), 0)
+        self.advance_plan_combo.addItem(tr(_CTX, "Plan B"), 1)
+        self.advance_button = QPushButton(tr(_CTX, "Advance"), page)
         self.advance_button.setObjectName("advanceUnderPlan")
-        self.advance_button.setToolTip(
-            "Heal the checked characters under the plan and move the campaign clock; "
-            "everyone else heals (or bleeds) by their own regime, and every patient keeps "
-            "their own regime afterwards. Stops where a roll is due. One undo step.")
+        self.advance_button.setToolTip(tr(
+            _CTX, "Heal the checked characters under the plan and move the campaign clock; "
+                  "everyone else heals (or bleeds) by their own regime, and every patient "
+                  "keeps their own regime afterwards. Stops where a roll is due. One undo "
+                  "step."))
         self.regime_note_label = QLabel(page)
         self.regime_note_label.setObjectName("advanceRegimeNote")
         self.regime_note_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -153,9 +159,9 @@ class PlannerTab(HealingPage):
         # under the tabs (HealingView places it), so every tab's refusals are seen.
         self.status_label = StatusLine("healingStatus", page)
         advance_row = QHBoxLayout()
-        advance_row.addWidget(QLabel("Advance", page))
+        advance_row.addWidget(QLabel(tr(_CTX, "Advance"), page))
         advance_row.addWidget(self.advance_days_spin)
-        advance_row.addWidget(QLabel("under", page))
+        advance_row.addWidget(QLabel(tr(_CTX, "under"), page))
         advance_row.addWidget(self.advance_plan_combo)
         advance_row.addWidget(self.advance_button)
         advance_row.addStretch(1)
@@ -189,8 +195,8 @@ class PlannerTab(HealingPage):
         if editor is chosen:
             self.advance_days_spin.setValue(chosen.plan().total_days)
         plan_a, plan_b = self.plans()
-        self.advance_plan_combo.setItemText(0, f"Plan A: {plan_a.name}")
-        self.advance_plan_combo.setItemText(1, f"Plan B: {plan_b.name}")
+        self.advance_plan_combo.setItemText(0, tr(_CTX, "Plan A: {0}").format(plan_a.name))
+        self.advance_plan_combo.setItemText(1, tr(_CTX, "Plan B: {0}").format(plan_b.name))
         self._refresh_projections()
 
     def _advance_plan_changed(self, index: int) -> None:
@@ -215,7 +221,8 @@ class PlannerTab(HealingPage):
         cache.sweep()
         self.comparison_model.set_rows(rows, campaign.game_time)
         self.comparison_model.set_plan_names(plan_a.name, plan_b.name)
-        self.comparison_box.setTitle(f"Plans compared: A = {plan_a.name}, B = {plan_b.name}")
+        self.comparison_box.setTitle(tr(_CTX, "Plans compared: A = {0}, B = {1}").format(
+            plan_a.name, plan_b.name))
         current = self.focus_combo.currentData()
         self._refreshing = True
         self.focus_combo.clear()
@@ -257,7 +264,9 @@ class PlannerTab(HealingPage):
         supervised = campaign.infirmary.supervises_intensive_care
         outlook = [dying_outlook(character, p.plan, start, self.document.threshold_basis,
                                  supervised) for p in pair]
-        outlook = [f"{label}: {text}" for label, text in zip("AB", outlook, strict=True) if text]
+        labels = (tr(_CTX, "A: {0}"), tr(_CTX, "B: {0}"))
+        outlook = [label.format(text) for label, text in zip(labels, outlook, strict=True)
+                   if text]
         self.outlook_label.setText("\n".join(outlook))
         self.outlook_label.setVisible(bool(outlook))
         basis = self.document.threshold_basis
@@ -266,15 +275,17 @@ class PlannerTab(HealingPage):
         self.chart.set_chart(
             track,
             [
-                ChartSeries.from_projection(first, f"A: {first.plan.name}", PLAN_COLORS[0]),
-                ChartSeries.from_projection(second, f"B: {second.plan.name}", PLAN_COLORS[1],
-                                            dashed=True),
+                ChartSeries.from_projection(first, labels[0].format(first.plan.name),
+                                            PLAN_COLORS[0]),
+                ChartSeries.from_projection(second, labels[1].format(second.plan.name),
+                                            PLAN_COLORS[1], dashed=True),
             ],
-            f"{character.name} — damage {character.damage}/{character.hit_points}",
+            tr(_CTX, "{0} — damage {1}/{2}").format(character.name, character.damage,
+                                                    character.hit_points),
         )
         self.projection_a.set_projection(first, start)
         self.projection_b.set_projection(second, start)
-        set_rich_text(self.outcome_label, "<b>A</b> {}<br><b>B</b> {}", first.outcome,
+        set_rich_text(self.outcome_label, tr(_CTX, "<b>A</b> {}<br><b>B</b> {}"), first.outcome,
                       second.outcome)
 
     def _advance(self) -> None:
@@ -284,10 +295,12 @@ class PlannerTab(HealingPage):
         try:
             result = advance_under_plan(self.document, ids, plan, days)
         except (ValueError, KeyError) as exc:
-            self._error(f"Not advanced: {exc}")
+            self._error(tr(_CTX, "Not advanced: {0}").format(exc))
             return
-        asked = f"{days} day{'s' if days != 1 else ''} under {plan.name}"
+        asked = (tr(_CTX, "{0} day under {1}") if days == 1
+                 else tr(_CTX, "{0} days under {1}")).format(days, plan.name)
         passed = duration_text(result.advanced)
-        self._report(asked if not result.stopped else f"Stopped after {passed} of {asked}",
+        stopped = tr(_CTX, "Stopped after {0} of {1}").format(passed, asked)
+        self._report(asked if not result.stopped else stopped,
                      result.changes)
         self.roll_panel.show_due(result.due, passed if result.advanced else "")

@@ -19,54 +19,59 @@ from PySide6.QtWidgets import (
 
 from mneme_desktop.domain.healing.plan import HealingPlan
 from mneme_desktop.rules.healing import Activity, PlanSegment
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.healing_models import PlanSegmentModel
 from mneme_desktop.ui.views.healing_page import table_view
 from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
 
 __all__ = ["PlanEditor", "default_plans"]
 
+_CTX = "HealingPlans"
+
 
 def default_plans() -> tuple[HealingPlan, HealingPlan]:
     """The comparison a referee asks first: full rest alone against light activity with
     care (the book's "double the rate with care")."""
     return (
-        HealingPlan.single(Activity.FULL_REST, False, 7, "Full rest"),
-        HealingPlan.single(Activity.LIGHT, True, 7, "Light + care"),
+        HealingPlan.single(Activity.FULL_REST, False, 7, tr(_CTX, "Full rest")),
+        HealingPlan.single(Activity.LIGHT, True, 7, tr(_CTX, "Light + care")),
     )
 
 
 _PRESETS: tuple[tuple[str, Activity, bool], ...] = (
-    ("Full rest", Activity.FULL_REST, False),
-    ("Full rest + care", Activity.FULL_REST, True),
-    ("Light activity", Activity.LIGHT, False),
-    ("Light + care", Activity.LIGHT, True),
-    ("Moderate + care", Activity.MODERATE, True),
+    (tr_noop(_CTX, "Full rest"), Activity.FULL_REST, False),
+    (tr_noop(_CTX, "Full rest + care"), Activity.FULL_REST, True),
+    (tr_noop(_CTX, "Light activity"), Activity.LIGHT, False),
+    (tr_noop(_CTX, "Light + care"), Activity.LIGHT, True),
+    (tr_noop(_CTX, "Moderate + care"), Activity.MODERATE, True),
 )
 
 
 class PlanEditor(QGroupBox):
-    """One plan: its name, its segments, presets and whether therapy follows."""
+    """One plan: its name, its segments, presets and whether therapy follows. ``title`` is
+    shown (translated); ``key`` names the editor's object (``planEditorA``), by default
+    the title's last word."""
 
     plan_changed = Signal()
 
     def __init__(self, title: str, plan: HealingPlan, color_name: str,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, key: str = "") -> None:
         super().__init__(title, parent)
-        self.setObjectName(f"planEditor{title.split()[-1]}")
+        self.setObjectName(f"planEditor{key or title.split()[-1]}")
         self.model = PlanSegmentModel(plan, self)
         self.name_edit = QLineEdit(plan.name, self)
         self.name_edit.setObjectName("planName")
-        self.name_edit.setAccessibleName(f"{title} name")
+        self.name_edit.setAccessibleName(tr(_CTX, "{0} name").format(title))
         self.name_edit.setMaxLength(60)
         self.name_edit.setMinimumWidth(self.fontMetrics().horizontalAdvance("M") * 6)
         swatch = QLabel("■", self)
         swatch.setStyleSheet(f"color: {color_name}; font-size: 16px;")
-        swatch.setToolTip("The colour of this plan's line in the chart")
+        swatch.setToolTip(tr(_CTX, "The colour of this plan's line in the chart"))
         self.preset_combo = QComboBox(self)
         self.preset_combo.setObjectName("planPreset")
-        self.preset_combo.addItem("Preset…", None)
+        self.preset_combo.addItem(tr(_CTX, "Preset…"), None)
         for label, activity, care in _PRESETS:
-            self.preset_combo.addItem(label, (activity, care))
+            self.preset_combo.addItem(tr(_CTX, label), (activity, care))
         self.table = table_view(self.model, self, "planSegments")
         self.table.setItemDelegate(SheetItemDelegate(self.table))
         self.table.verticalHeader().setVisible(True)
@@ -77,23 +82,23 @@ class PlanEditor(QGroupBox):
                                     QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(PlanSegmentModel.DAYS,
                                     QHeaderView.ResizeMode.ResizeToContents)
-        self.add_button = QPushButton("Add", self)
-        self.add_button.setToolTip("Add a segment (a copy of the last one)")
+        self.add_button = QPushButton(tr(_CTX, "Add"), self)
+        self.add_button.setToolTip(tr(_CTX, "Add a segment (a copy of the last one)"))
         self.add_button.setObjectName("addSegment")
-        self.remove_button = QPushButton("Remove", self)
-        self.remove_button.setToolTip("Remove the selected segment")
+        self.remove_button = QPushButton(tr(_CTX, "Remove"), self)
+        self.remove_button.setToolTip(tr(_CTX, "Remove the selected segment"))
         self.remove_button.setObjectName("removeSegment")
-        self.therapy_check = QCheckBox("Then characteristic therapy", self)
+        self.therapy_check = QCheckBox(tr(_CTX, "Then characteristic therapy"), self)
         self.therapy_check.setObjectName("planTherapy")
         self.therapy_check.setChecked(plan.therapy)
-        self.therapy_check.setToolTip(
-            "Once fully healed: 1 point of characteristic damage per 3 days, one "
-            "characteristic at a time (STR, DEX, END, INT, EDU, SOC in that order)")
+        self.therapy_check.setToolTip(tr(
+            _CTX, "Once fully healed: 1 point of characteristic damage per 3 days, one "
+                  "characteristic at a time (STR, DEX, END, INT, EDU, SOC in that order)"))
         self.total_label = QLabel(self)
         self.total_label.setObjectName("planTotal")
-        self.total_label.setToolTip(
-            "Past its last day a plan continues its last segment, so the projection can "
-            "say when the character is fully healed.")
+        self.total_label.setToolTip(tr(
+            _CTX, "Past its last day a plan continues its last segment, so the projection can "
+                  "say when the character is fully healed."))
 
         top = QHBoxLayout()
         top.addWidget(swatch)
@@ -124,7 +129,7 @@ class PlanEditor(QGroupBox):
 
     def _changed(self) -> None:
         plan = self.model.plan()
-        self.total_label.setText(f"{plan.total_days} days")
+        self.total_label.setText(tr(_CTX, "{0} days").format(plan.total_days))
         self.remove_button.setEnabled(self.model.rowCount() > 1)
         self.plan_changed.emit()
 

@@ -39,6 +39,7 @@ from mneme_desktop.domain import ConditionKind
 from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.domain.healing.plan import Projection
 from mneme_desktop.ui.document import CampaignDocument
+from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.healing_models import ComparisonModel, PatientListModel
 from mneme_desktop.ui.views.healing_infirmary import InfirmaryTab
 from mneme_desktop.ui.views.healing_medical import MedicalTab
@@ -48,6 +49,8 @@ from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
 from mneme_desktop.ui.widgets.status_line import clear_on_undo
 
 __all__ = ["HealingView"]
+
+_CTX = "HealingView"
 
 _SIZED_ROWS = 200
 """Rows (besides those on screen) the patient and comparison columns are sized to: Qt
@@ -75,7 +78,7 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
 
         self.patients_model = PatientListModel(document, self)
         self.patients_table = table_view(self.patients_model, self, "healingPatients")
-        self.patients_table.setAccessibleName("Patients")
+        self.patients_table.setAccessibleName(tr(_CTX, "Patients"))
         self.patients_table.setItemDelegate(SheetItemDelegate(self.patients_table))
         self.patients_table.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
@@ -103,15 +106,15 @@ class HealingView(PlannerTab, MedicalTab, InfirmaryTab, QWidget):
 
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("healingTabs")
-        self.tabs.addTab(self._build_planner(), "Planner")
-        self.tabs.addTab(self._build_medical(), "Medical care")
-        self.tabs.addTab(self._build_infirmary(), "Infirmary")
+        self.tabs.addTab(self._build_planner(), tr(_CTX, "Planner"))
+        self.tabs.addTab(self._build_medical(), tr(_CTX, "Medical care"))
+        self.tabs.addTab(self._build_infirmary(), tr(_CTX, "Infirmary"))
 
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
-        hint = QLabel("Check the characters to plan for. Activity and Care set each "
-                      "character's regime: the clock heals by it.", left)
+        hint = QLabel(tr(_CTX, "Check the characters to plan for. Activity and Care set each "
+                               "character's regime: the clock heals by it."), left)
         hint.setWordWrap(True)
         hint.setStyleSheet(NOTE_STYLE)
         left_layout.addWidget(hint)
