@@ -279,6 +279,9 @@ class AttackForm(QWidget):
         rlayout.addLayout(row)
         self.outcome_view = QTextBrowser(objectName="attack_outcome")
         self.outcome_view.setFixedHeight(self.fontMetrics().height() * 7)
+        # A scroll bar that came and went with each result's length resized the pane's
+        # viewport and laid out the whole resolver again at every Apply.
+        self.outcome_view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.outcome_view.setSizePolicy(QSizePolicy.Policy.Expanding,
                                         QSizePolicy.Policy.Fixed)
         rlayout.addWidget(self.outcome_view)

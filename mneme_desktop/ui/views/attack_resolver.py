@@ -615,6 +615,8 @@ class AttackResolver(AttackForm):
         self.use_dice_button.setToolTip(tr("AttackForm", self._DICE_TIP) if rollable else
                                         tr(_CTX, "Cannot roll: {0}").format(problem))
         self._problem(problem)
+        for label in (self.dm_label, self.odds_label):
+            _hold_height(label)
         if spec is None:
             self.odds_label.setText("")
             self.dm_label.setText("")
@@ -624,8 +626,6 @@ class AttackResolver(AttackForm):
         self.dm_label.setText(roll_text(spec))
         parts = odds_parts(spec, attack_odds(spec))
         set_rich_text(self.odds_label, "<b>{}</b>" + " · {}" * (len(parts) - 1), *parts)
-        for label in (self.dm_label, self.odds_label):
-            _hold_height(label)
         check = self._check
         if check is not None and check.modifier == spec.roll_modifier and \
                 check.difficulty == spec.difficulty.total and \
@@ -670,11 +670,8 @@ class AttackResolver(AttackForm):
 
 
 def _hold_height(label: QLabel) -> None:
-    """Keep the room a wrapped label has needed: cleared between attacks and filled again,
-    it would otherwise shrink and grow, moving everything below it and laying out and
-    repainting the whole form at every Apply."""
-    width = label.width()
-    if width > 0:
-        needed = label.heightForWidth(width)
-        if needed > label.minimumHeight():
-            label.setMinimumHeight(needed)
+    """Keep the room a wrapped label has been given, before its text changes: cleared
+    between attacks and filled again, it would otherwise shrink and grow, moving everything
+    below it and laying out and repainting the whole form at every Apply."""
+    if label.isVisible() and label.height() > label.minimumHeight():
+        label.setMinimumHeight(label.height())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shiboken6
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent, QUndoStack
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
@@ -32,6 +32,14 @@ class StatusLine(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._message = ""
         self._undo_stack: QUndoStack | None = None
+
+    def sizeHint(self) -> QSize:
+        """The same whatever the message: a new message must not ask for a new layout
+        (the width is Ignored by the layout anyway; the text is elided to what it gets)."""
+        return QSize(self.fontMetrics().averageCharWidth() * 12, self.height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, self.height())
 
     def message(self) -> str:
         """The whole message (the label may show it elided)."""
