@@ -86,9 +86,9 @@ def test_first_aid_by_a_medic_uses_the_encounters_dm(qtbot, view: HealingView,
     pick(qtbot, view.medic_combo, "Doc (Medic 2)")
     assert view.check_label.text().startswith(f"2d6 {expected:+d} vs Difficulty 8")
     assert "Medic 2 +2, EDU +1, wounds +0" in view.check_label.text()
-    type_into(qtbot, view.entered_spin, 6)
+    qtbot.keyClicks(view.entered_edit, "2 4")
     click(qtbot, view.apply_entered_button)
-    assert "entered 2d6 6 +3 = 9 vs 8" in document.campaign.journal[-1].text
+    assert "dice at the table 4+2 +3 = 9 vs 8" in document.campaign.journal[-1].text
 
 
 def test_first_aid_on_oneself_uses_the_patients_own_dm(qtbot, view: HealingView,

@@ -327,12 +327,34 @@ def test_entered_roll_and_surgery_needs_a_sickbay(qtbot, view: HealingView,
     assert view.requirement_label.text() == ""
     assert view.apply_entered_button.isEnabled()
     type_into(qtbot, view.medic_skill_spin, 1)
-    type_into(qtbot, view.entered_spin, 11)
+    qtbot.keyClicks(view.entered_edit, "5 6")
     qtbot.mouseClick(view.apply_entered_button, Qt.MouseButton.LeftButton)
-    # 2d6 11 + Medic 1 = 12 vs 8: Effect 4 heals 8.
+    # 2d6 6+5 + Medic 1 = 12 vs 8: Effect 4 heals 8.
     assert sheet(document, "Bob").damage == 9
     assert document.campaign.game_time == START.advance(minutes=30)
-    assert "entered 2d6 11 +1 = 12 vs 8 (Effect +4)" in view.result_label.text()
+    assert "dice at the table 6+5 +1 = 12 vs 8 (Effect +4)" in view.result_label.text()
+
+
+def test_intensive_care_at_the_table_asks_for_the_dying_roll_before_recording(
+        qtbot, view: HealingView, document: CampaignDocument) -> None:
+    """Table dice for intensive care: a failed roll needs the dying roll's dice too; without
+    them nothing is recorded (no dying roll is made up, as the old default of 7 was)."""
+    view.tabs.setCurrentIndex(1)
+    pick(qtbot, view.event_patient_combo, "Evan")
+    choose(qtbot, view.intensive_radio)
+    steps = document.undo_stack.count()
+    qtbot.keyClicks(view.entered_edit, "1 1")
+    qtbot.mouseClick(view.apply_entered_button, Qt.MouseButton.LeftButton)
+    assert "type the dying roll's two dice too" in view.status_label.message()
+    assert document.undo_stack.count() == steps
+    assert sheet(document, "Evan").damage == 26
+    qtbot.keyClicks(view.dying_edit, "6 6")
+    qtbot.mouseClick(view.apply_entered_button, Qt.MouseButton.LeftButton)
+    assert document.undo_stack.count() == steps + 1
+    assert not sheet(document, "Evan").has_condition(ConditionKind.DEAD)
+    qtbot.keyClicks(view.entered_edit, " 7")
+    qtbot.mouseClick(view.apply_entered_button, Qt.MouseButton.LeftButton)
+    assert document.undo_stack.count() == steps + 1  # "1 1 7" refused, nothing recorded
 
 
 def test_intensive_care_unsupervised_then_supervised(qtbot, view: HealingView,
@@ -343,7 +365,7 @@ def test_intensive_care_unsupervised_then_supervised(qtbot, view: HealingView,
     assert "not dying" in view.requirement_label.text()
     pick(qtbot, view.event_patient_combo, "Evan")
     assert view.requirement_label.text() == ""
-    assert not view.dying_spin.isHidden()
+    assert not view.dying_edit.isHidden()
     replay = random.Random(11)
     result = roll_intensive_care(replay, 0)
     dying = roll_dying(replay, 9, 26) if result.dying_roll_required else None
@@ -357,7 +379,7 @@ def test_intensive_care_unsupervised_then_supervised(qtbot, view: HealingView,
     choose(qtbot, view.ai_check)
     view.tabs.setCurrentIndex(1)
     assert view.roll_button.text() == "Apply supervised care"
-    assert view.dying_spin.isHidden()
+    assert view.dying_edit.isHidden()
     qtbot.mouseClick(view.roll_button, Qt.MouseButton.LeftButton)
     assert sheet(document, "Evan").damage == 24
     assert "under supervision: no roll" in view.result_label.text()

@@ -286,7 +286,7 @@ def test_healing_result_shows_the_patient_literally(qtbot, window: MainWindow) -
     index = healing.medic_combo.findData(medic.id)
     if index >= 0:
         healing.medic_combo.setCurrentIndex(index)
-    healing.entered_spin.setValue(11)
+    healing.entered_edit.setText("5 6")
     healing.apply_entered_button.click()
     result = healing.result_label
     assert MARKUP in patient.name

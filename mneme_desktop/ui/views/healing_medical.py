@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QRadioButton,
     QSpinBox,
@@ -28,13 +29,12 @@ from PySide6.QtWidgets import (
 from mneme_desktop.domain import Character, ConditionKind
 from mneme_desktop.domain.healing.medical import (
     MedicalRoll,
-    dying_modifier,
     intensive_care_rolls,
 )
 from mneme_desktop.domain.medic_check import MedicModifier, medic_modifier
 from mneme_desktop.rules.actions import FIRST_AID_ROUNDS
 from mneme_desktop.rules.checks import UNSKILLED, success_chance
-from mneme_desktop.rules.dice import DiceSource
+from mneme_desktop.rules.dice import DiceSource, parse_dice_source
 from mneme_desktop.rules.healing import (
     INTENSIVE_CARE_DIFFICULTY,
     INTENSIVE_CARE_HEALING,
@@ -165,22 +165,20 @@ class MedicalTab(HealingPage):
         self.requirement_label.setStyleSheet(ERROR_STYLE)
         self.roll_button = QPushButton(tr(_CTX, "Roll and apply"), page)
         self.roll_button.setObjectName("eventRoll")
-        self.entered_spin = QSpinBox(page)
-        self.entered_spin.setObjectName("eventEntered")
-        self.entered_spin.setAccessibleName(tr(_CTX, "2d6 rolled at the table"))
-        self.entered_spin.setRange(2, 12)
-        self.entered_spin.setValue(7)
-        self.entered_spin.setPrefix(tr(_CTX, "2d6 = "))
-        self.dying_spin = QSpinBox(page)
-        self.dying_spin.setObjectName("eventDyingEntered")
-        self.dying_spin.setAccessibleName(tr(_CTX, "Dying roll, 2d6 rolled at the table"))
-        self.dying_spin.setRange(2, 12)
-        self.dying_spin.setValue(7)
-        self.dying_spin.setPrefix(tr(_CTX, "dying roll 2d6 = "))
-        self.dying_spin.setToolTip(tr(_CTX, "Used only if the intensive-care roll fails"))
-        keep_room = self.dying_spin.sizePolicy()
+        # The table's dice as typed (two values, "3 4"), read once into a DiceSource like
+        # every other roll of the app; empty means not rolled yet, never a default value.
+        self.entered_edit = QLineEdit(page)
+        self.entered_edit.setObjectName("eventEntered")
+        self.entered_edit.setAccessibleName(tr(_CTX, "2d6 rolled at the table"))
+        self.entered_edit.setPlaceholderText(tr(_CTX, "2d6 at the table, e.g. 3 4"))
+        self.dying_edit = QLineEdit(page)
+        self.dying_edit.setObjectName("eventDyingEntered")
+        self.dying_edit.setAccessibleName(tr(_CTX, "Dying roll, 2d6 rolled at the table"))
+        self.dying_edit.setPlaceholderText(tr(_CTX, "dying roll, e.g. 2 5"))
+        self.dying_edit.setToolTip(tr(_CTX, "Needed only if the intensive-care roll fails"))
+        keep_room = self.dying_edit.sizePolicy()
         keep_room.setRetainSizeWhenHidden(True)
-        self.dying_spin.setSizePolicy(keep_room)
+        self.dying_edit.setSizePolicy(keep_room)
         self.apply_entered_button = QPushButton(tr(_CTX, "Apply entered roll"), page)
         self.apply_entered_button.setObjectName("eventApplyEntered")
         self.result_label = QLabel(page)
@@ -217,8 +215,8 @@ class MedicalTab(HealingPage):
         rolls = QGridLayout()
         rolls.addWidget(self.roll_button, 0, 0)
         rolls.addWidget(QLabel(tr(_CTX, "or rolled at the table:"), page), 0, 1)
-        rolls.addWidget(self.entered_spin, 0, 2)
-        rolls.addWidget(self.dying_spin, 0, 3)
+        rolls.addWidget(self.entered_edit, 0, 2)
+        rolls.addWidget(self.dying_edit, 0, 3)
         rolls.addWidget(self.apply_entered_button, 0, 4)
         rolls.setColumnStretch(5, 1)
         form.addRow("", rolls)
@@ -371,8 +369,8 @@ class MedicalTab(HealingPage):
         self.medic_skill_spin.setEnabled(kind != MedicalEvent.INTENSIVE_CARE)
         self.advance_clock_check.setEnabled(kind != MedicalEvent.INTENSIVE_CARE)
         supervised = kind == MedicalEvent.INTENSIVE_CARE and self._supervised()
-        self.dying_spin.setVisible(kind == MedicalEvent.INTENSIVE_CARE and not supervised)
-        self.entered_spin.setEnabled(not supervised)
+        self.dying_edit.setVisible(kind == MedicalEvent.INTENSIVE_CARE and not supervised)
+        self.entered_edit.setEnabled(not supervised)
         difficulty, modifier = self._event_difficulty(), self._event_modifier()
         if supervised:
             self.check_label.setText(
@@ -426,14 +424,24 @@ class MedicalTab(HealingPage):
         if patient is None:
             return
         try:
-            roll = MedicalRoll.entered(self.entered_spin.value(), self._event_modifier(),
-                                       self._event_difficulty())
-            dying = None
-            if self.event_kind() == MedicalEvent.INTENSIVE_CARE and not roll.success:
-                dying = MedicalRoll.entered(self.dying_spin.value(), dying_modifier(patient),
-                                            DYING_DIFFICULTY)
+            source = parse_dice_source(self.entered_edit.text(), None)
+            if self.event_kind() != MedicalEvent.INTENSIVE_CARE:
+                self._record(patient, MedicalRoll.from_source(
+                    source, self._event_modifier(), self._event_difficulty()), None)
+                return
+            dying_text = self.dying_edit.text()
+            dying_source = parse_dice_source(dying_text, None) if dying_text.strip() else None
         except ValueError as exc:
             self._error(str(exc))
+            return
+        infirmary = self.infirmary
+        supervisor = None if infirmary.supervisor is None else infirmary.supervisor.level
+        roll, dying = intensive_care_rolls(patient, source, self._event_modifier(), supervisor,
+                                           dying_source)
+        if roll is not None and not roll.success and dying is None:
+            # Nothing is recorded half: the failed roll calls for the dying roll too.
+            self._error(tr(_CTX, "The intensive-care roll failed ({0}): type the dying roll's "
+                                 "two dice too, then apply again").format(roll.text))
             return
         self._record(patient, roll, dying)
 
