@@ -4,7 +4,7 @@ and defence; the roll and the outcome. Kept apart from what the resolver does wi
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -35,6 +35,41 @@ from mneme_desktop.ui.widgets.status_line import StatusLine
 
 _CTX = "AttackForm"
 
+
+class _Steady:
+    """Heights that only grow: a form whose parts ask for less room and then more (odds
+    cleared between attacks, a refusal line, a term row) laid out and repainted the whole
+    resolver at every Apply, its scroll area's contents changing size each time."""
+
+    _tallest = 0
+    _tallest_min = 0
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()  # type: ignore[misc]
+        self._tallest = max(self._tallest, hint.height())
+        return QSize(hint.width(), self._tallest)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()  # type: ignore[misc]
+        self._tallest_min = max(self._tallest_min, hint.height())
+        return QSize(hint.width(), self._tallest_min)
+
+
+class SteadyLabel(_Steady, QLabel):
+    """A wrapped label that keeps the room it has needed."""
+
+    def __init__(self, object_name: str) -> None:
+        super().__init__(objectName=object_name)
+        self.setWordWrap(True)
+
+
+class _SteadyWidget(_Steady, QWidget):
+    pass
+
+
+class _SteadyGroupBox(_Steady, QGroupBox):
+    pass
+
 __all__ = ["AttackForm"]
 
 _FROM_ROWS = tr_noop(_CTX, "As on the targets' rows")
@@ -61,7 +96,7 @@ class AttackForm(QWidget):
         # The choices scroll; the odds, the dice and Apply stay in view below them.
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        inputs = QWidget()
+        inputs = _SteadyWidget()
         layout = QVBoxLayout(inputs)
         layout.setContentsMargins(4, 4, 4, 4)
         scroll = QScrollArea()
@@ -189,8 +224,7 @@ class AttackForm(QWidget):
         self.terms_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.terms_view.setMinimumHeight(120)
         dform.addRow(self.terms_view)
-        self.dm_label = QLabel(objectName="roll_terms")
-        self.dm_label.setWordWrap(True)
+        self.dm_label = SteadyLabel("roll_terms")
         dform.addRow(self.dm_label)
         layout.addWidget(difficulty)
 
@@ -243,10 +277,9 @@ class AttackForm(QWidget):
         layout.addWidget(options)
 
         layout.addStretch(1)
-        roll = QGroupBox(tr(_CTX, "Roll"))
+        roll = _SteadyGroupBox(tr(_CTX, "Roll"))
         rlayout = QVBoxLayout(roll)
-        self.odds_label = QLabel(objectName="odds")
-        self.odds_label.setWordWrap(True)
+        self.odds_label = SteadyLabel("odds")
         self.odds_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         rlayout.addWidget(self.odds_label)
         self.problem_label = StatusLine("attack_problem")

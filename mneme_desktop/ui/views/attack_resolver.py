@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QWidget
 
 from mneme_desktop.domain import Characteristic, Combatant, Encounter, RangeClass, Side, Weapon
 from mneme_desktop.domain.combat import (
@@ -615,8 +615,6 @@ class AttackResolver(AttackForm):
         self.use_dice_button.setToolTip(tr("AttackForm", self._DICE_TIP) if rollable else
                                         tr(_CTX, "Cannot roll: {0}").format(problem))
         self._problem(problem)
-        for label in (self.dm_label, self.odds_label):
-            _hold_height(label)
         if spec is None:
             self.odds_label.setText("")
             self.dm_label.setText("")
@@ -668,10 +666,3 @@ class AttackResolver(AttackForm):
             self._shown_html = html
             self.outcome_view.setHtml(html)
 
-
-def _hold_height(label: QLabel) -> None:
-    """Keep the room a wrapped label has been given, before its text changes: cleared
-    between attacks and filled again, it would otherwise shrink and grow, moving everything
-    below it and laying out and repainting the whole form at every Apply."""
-    if label.isVisible() and label.height() > label.minimumHeight():
-        label.setMinimumHeight(label.height())
