@@ -74,6 +74,8 @@ class MainActions:
         name_step(self.undo_action, tr(_CTX, "Undo"), "")
         name_step(self.redo_action, tr(_CTX, "Redo"), "")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        for step in (self.undo_action, self.redo_action):  # nothing to undo before a campaign
+            step.setEnabled(False)
         self.settings_action = make(tr(_CTX, "&Settings…"), seq.Preferences,
                                     tip=tr(_CTX, "Theme, autosave, backups, printing, rules"))
         self.settings_action.setMenuRole(QAction.MenuRole.PreferencesRole)

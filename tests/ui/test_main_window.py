@@ -54,6 +54,10 @@ def select_first(window: MainWindow, group: Group) -> None:
 def test_first_run_opens_a_copy_of_the_sample(qtbot, context):
     win = MainWindow(context)
     qtbot.addWidget(win)
+    actions = win.main_actions
+    # Before a campaign is open there is nothing to undo or redo (they looked live while
+    # the first campaign was still opening).
+    assert not actions.undo_action.isEnabled() and not actions.redo_action.isEnabled()
     assert win.open_initial(None)
     assert win.document is not None
     assert win.document.path == context.paths.data_dir / "Sample Campaign.mneme"
