@@ -234,3 +234,27 @@ def test_an_open_resolver_follows_the_turn_without_carrying_the_form(qtbot, runn
     press(qtbot, view, Qt.Key.Key_N)  # Tomas's turn
     qtbot.wait(50)
     assert resolver.attacker_combo.currentText() == "Raider 2"
+
+
+def test_applying_an_attack_does_not_resize_the_form(qtbot, running):
+    """The odds, the terms and a refusal line come and go between attacks; the resolver's
+    scrolling inputs and its Roll box keep their size, so Apply neither moves what is under
+    the pointer nor lays out and repaints the whole form (it did, at every Apply)."""
+    from PySide6.QtWidgets import QScrollArea
+
+    view = running
+    resolver = view.resolver
+    press(qtbot, view, Qt.Key.Key_A)
+    inputs = resolver.findChild(QScrollArea).widget()
+    sizes = []
+    for _ in range(3):
+        tick_targets(qtbot, view, ["Raider 1"])
+        click(qtbot, resolver.roll_button)
+        qtbot.wait(5)
+        sizes.append(inputs.size())
+        click(qtbot, resolver.apply_button)
+        tick_targets(qtbot, view, [])  # no target: no odds, no terms, a refusal line
+        qtbot.wait(5)
+        assert resolver.odds_label.text() == ""
+        sizes.append(inputs.size())
+    assert len(set((s.width(), s.height()) for s in sizes[1:])) == 1, sizes

@@ -54,6 +54,15 @@ class _Steady:
         self._tallest_min = max(self._tallest_min, hint.height())
         return QSize(hint.width(), self._tallest_min)
 
+    def heightForWidth(self, width: int) -> int:
+        """What a scroll area asks of wrapped contents: the tallest seen at this width."""
+        height: int = super().heightForWidth(width)  # type: ignore[misc]
+        seen: dict[int, int] = self.__dict__.setdefault("_tallest_at", {})
+        if len(seen) > 64:  # the window was resized many times: start again
+            seen.clear()
+        seen[width] = max(seen.get(width, 0), height)
+        return seen[width]
+
 
 class SteadyLabel(_Steady, QLabel):
     """A wrapped label that keeps the room it has needed."""
