@@ -105,6 +105,9 @@ class MainActions:
         self.healing_page_action = make(tr(_CTX,
                 "&Healing Planner"), "Ctrl+3", sp.SP_DialogApplyButton,
                                         tr(_CTX, "Plan recovery over days and run the infirmary"))
+        self.check_action = make(tr(_CTX, "Make a Chec&k…"), "Ctrl+K", sp.SP_MediaPlay,
+                                 tr(_CTX, "Roll a check for anyone, or any dice, and log it"))
+        self.check_action.setIconText(tr(_CTX, "Check"))
         self.about_action = make(tr(_CTX, "&About Mneme Desktop"))
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
 
@@ -159,6 +162,8 @@ class MainActions:
                                   self.add_template_action, self.add_encounter_action])
         campaign_menu.addSeparator()
         campaign_menu.addActions([self.duplicate_action, self.rename_action, self.delete_action])
+        campaign_menu.addSeparator()
+        campaign_menu.addAction(self.check_action)
 
         view_menu = bar.addMenu(tr(_CTX, "&View"))
         view_menu.addActions([self.sheet_page_action, self.encounter_page_action,
@@ -183,7 +188,8 @@ class MainActions:
         toolbar.addSeparator()
         toolbar.addActions([self.undo_action, self.redo_action])
         toolbar.addSeparator()
-        toolbar.addActions([self.print_action, self.export_action, self.healing_page_action])
+        toolbar.addActions([self.print_action, self.export_action, self.healing_page_action,
+                            self.check_action])
         self._window.addToolBar(toolbar)
         time_toolbar = QToolBar(tr(_CTX, "Campaign time"))
         time_toolbar.setObjectName("time_toolbar")

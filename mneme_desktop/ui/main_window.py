@@ -41,10 +41,13 @@ from mneme_desktop.ui.window_layout import fit_available_screen, remember_layout
 # Everything that needs the campaign (pydantic models, storage, the session, the views) is
 # imported where it is used: the window paints its frame first and loads the campaign after.
 if TYPE_CHECKING:
+    import random
+
     from mneme_desktop.domain import AdversaryTemplate, Character, CharacterKind, Encounter
     from mneme_desktop.domain.edits import ChangeSummary
     from mneme_desktop.export.document import ExportTarget
     from mneme_desktop.ui.campaign_items import CampaignItems
+    from mneme_desktop.ui.dialogs.check_dialog import CheckDialog
     from mneme_desktop.ui.dialogs.export_dialog import ChooseFile, RunDialog
     from mneme_desktop.ui.dialogs.settings_dialog import SettingsDialog
     from mneme_desktop.ui.document import CampaignDocument
@@ -80,6 +83,7 @@ class MainWindow(QMainWindow):
         self._dialog_answers: list[QMessageBox.StandardButton] = []
         self._last_export_folder: Path | None = None
         self._fitted_to_screen = False
+        self._check_panel: CheckDialog | None = None
 
         self._build_central()
         self._build_docks()
@@ -157,6 +161,7 @@ class MainWindow(QMainWindow):
             actions.encounter_page_action: lambda: self.show_page(Page.ENCOUNTER),
             actions.healing_page_action: lambda: self.show_page(Page.HEALING),
             actions.about_action: self.about,
+            actions.check_action: self.check_dialog,
         }
         for action, slot in slots.items():
             action.triggered.connect(lambda _checked=False, s=slot: s())
@@ -642,6 +647,55 @@ class MainWindow(QMainWindow):
         self.apply_settings()
         if self._items is not None:
             self._items.set_threshold_basis(dialog.threshold_basis())
+
+    def check_subject(self) -> tuple[str | None, str | None]:
+        """Who a check is for and where it is logged: the sheet shown, or in an encounter
+        the selected combatant (else whose turn it is) and that encounter."""
+        from mneme_desktop.domain.quick_check import combatant_sheet_id
+
+        document = self.document
+        page = self.stack.currentIndex()
+        if document is None:
+            return None, None
+        if page == Page.SHEET and self.sheet_view is not None:
+            return self.sheet_view.character_id(), None
+        if page == Page.ENCOUNTER and self.encounter_view is not None:
+            encounter = self.encounter_view.encounter()
+            if encounter is None:
+                return None, None
+            current = encounter.current_combatant
+            combatant_id = self.encounter_view.selected_combatant_id() or (
+                current.id if current is not None else None)
+            sheet_id = combatant_sheet_id(document.campaign, encounter.id, combatant_id) \
+                if combatant_id else None
+            return sheet_id, encounter.id
+        return None, None
+
+    def check_dialog(self, rng: random.Random | None = None) -> CheckDialog | None:
+        """The quick check panel (Ctrl+K), for the character or combatant shown; one panel,
+        raised again (and pointed at what is shown now) when it is already open."""
+        from mneme_desktop.ui.dialogs.check_dialog import CheckDialog
+
+        document = self.document
+        if document is None:
+            return None
+        sheet_id, encounter_id = self.check_subject()
+        panel = self._check_panel
+        if panel is None or panel.document is not document:
+            if panel is not None:
+                panel.close()
+                panel.deleteLater()
+            panel = self._check_panel = CheckDialog(document, rng=rng, sheet_id=sheet_id,
+                                                    encounter_id=encounter_id, parent=self)
+            self.document_replaced.connect(panel.close)  # it spoke of the old campaign
+        else:
+            panel.preselect(sheet_id, encounter_id)
+        if rng is not None:
+            panel.set_rng(rng)
+        panel.show()
+        panel.raise_()
+        panel.activateWindow()
+        return panel
 
     def about(self) -> None:
         box = message_box(QMessageBox.Icon.NoIcon, tr(_CTX, "About {0}").format(APP_NAME),

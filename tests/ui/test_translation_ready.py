@@ -53,6 +53,7 @@ from mneme_desktop.rules.healing import Activity
 from mneme_desktop.rules.wounds import ThresholdBasis
 from mneme_desktop.settings import Settings
 from mneme_desktop.ui.commands import push_patch
+from mneme_desktop.ui.dialogs.check_dialog import CheckDialog
 from mneme_desktop.ui.dialogs.encounter_dialogs import (
     AddAdversariesDialog,
     AddCharactersDialog,
@@ -290,6 +291,36 @@ def test_encounter_dialogs_are_translated(qtbot, bracketing):
         problems = untranslated(dialog, names | {"Mara Vey"})
         assert not problems, "\n".join(problems)
     assert OPEN in error_message(ValueError("x"), __import__("pathlib").Path("/tmp/log"))
+
+
+def test_check_dialog_is_translated(qtbot, bracketing):
+    """The quick check panel: before a roll, with advantage, after a roll and a refusal."""
+    campaign = make_campaign()
+    document = CampaignDocument(campaign)
+    encounter = campaign.encounters[0]
+    push_patch(document, fight.add_adversaries_patch(campaign, encounter,
+                                                     campaign.adversary_library[0], 1))
+    names = campaign_names(campaign)
+    dialog = CheckDialog(document, rng=random.Random(5), sheet_id=campaign.characters[0].id,
+                         encounter_id=encounter.id)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    problems = untranslated(dialog, names)
+    dialog.skill_combo.setEditText("Tactics")
+    dialog.characteristic_combo.setCurrentIndex(4)
+    dialog.advantage_spin.setValue(2)
+    dialog.duration_spin.setValue(3)
+    problems += untranslated(dialog, names)
+    assert dialog.roll_check() is not None
+    problems += untranslated(dialog, names)
+    dialog.dice_edit.setText("9 9")
+    assert dialog.roll_check() is None
+    dialog.expression_edit.setText("2d6+1")
+    assert dialog.roll_expression() is not None
+    problems += untranslated(dialog, names)
+    dialog.difficulty_spin.setValue(9)  # off the ladder: "Other"
+    problems += untranslated(dialog, names)
+    assert not problems, "\n".join(problems)
 
 
 def test_menus_toolbars_and_empty_pages_are_translated(qtbot, bracketing):
