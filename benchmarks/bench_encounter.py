@@ -11,7 +11,9 @@ Each step is timed from the referee's action to the screen being up to date:
   screen, the worst case (nothing cached on screen).
 
 Measured: Next turn within a round, Next turn that starts a new round (every combatant's
-actions come back, the clock moves, bleeding and dying tick), applying a resolved attack
+actions come back, the clock moves, bleeding and dying tick; once with nobody having
+acted, once after everyone spent one to three minor actions, so every row's Actions
+cell changes), applying a resolved attack
 to two targets (one undo step), and a damage drag on the HP bar. The goal is under 16 ms
 each. Median and worst of R runs are reported.
 """
@@ -134,7 +136,7 @@ def main() -> int:
     for full in (False, True):
         label = "+ full repaint" if full else "step + events"
         print(f"{label}:")
-        within, boundary, attack, drag = [], [], [], []
+        within, boundary, acted, attack, drag = [], [], [], [], []
         for _ in range(args.repeat):
             if encounter.turn_index + 1 >= len(order):
                 view.next_turn()  # keep the within-round samples within a round
@@ -142,6 +144,9 @@ def main() -> int:
         for _ in range(max(3, args.repeat // 5)):
             view.run(_last_turn_patch)
             boundary.append(timed(app, view, view.next_turn, full))
+        for _ in range(max(3, args.repeat // 5)):
+            view.run(_everyone_acted_patch)
+            acted.append(timed(app, view, view.next_turn, full))
         view.tabs.setCurrentIndex(1)  # the resolver is on screen when a referee applies
         for _ in range(args.repeat):
             resolver.set_attacker(shooter.id)  # a fresh form for each attack
@@ -160,6 +165,7 @@ def main() -> int:
                               full))
         report("Next turn (within a round)", within)
         report("Next turn (new round: resets, clock, ticks)", boundary)
+        report("Next turn (new round after everyone acted)", acted)
         report("Apply an attack to two targets", attack)
         report("Damage drag on the HP bar", drag)
     return 0
@@ -170,6 +176,16 @@ def _last_turn_patch(campaign: Campaign, encounter: Encounter) -> fight.Encounte
     builder = fight.PatchBuilder(campaign, encounter)
     builder.set_encounter("turn_index", len(encounter.initiative_order()) - 1)
     return builder.build("Benchmark: last turn")
+
+
+def _everyone_acted_patch(campaign: Campaign, encounter: Encounter) -> fight.EncounterPatch:
+    """The turn at the last combatant, everyone having spent one to three minor actions
+    (set-up for timing the round boundary of a fight in full swing)."""
+    builder = fight.PatchBuilder(campaign, encounter)
+    builder.set_encounter("turn_index", len(encounter.initiative_order()) - 1)
+    for number, combatant in enumerate(encounter.combatants):
+        builder.set(combatant, "actions_spent", 1 + number % 3)
+    return builder.build("Benchmark: last turn, everyone acted")
 
 
 if __name__ == "__main__":

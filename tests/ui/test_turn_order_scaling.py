@@ -13,15 +13,14 @@ from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
 from tests.domain.test_lookup import CountingList, sheet
 
 
-def round_reads(qapp, size: int) -> int:
-    """Items read from the character and combatant lists while Next turn starts round 2
-    and the turn order model shows it."""
+def started_fight(size: int, seed: int) -> tuple[CampaignDocument, Encounter, TurnOrderModel]:
+    """``size`` campaign characters in one started fight, and a turn order model on it."""
     people = [sheet(f"NPC {n}") for n in range(size)]
     document = CampaignDocument(Campaign(name="Count", characters=people,
                                          encounters=[Encounter(name="Fight")]))
     campaign = document.campaign
     encounter = campaign.encounters[0]
-    rng = random.Random(1)
+    rng = random.Random(seed)
     for make in (
         lambda c, e: fight.add_characters_patch(c, e, [p.id for p in people], Side.ENEMIES),
         lambda c, e: fight.roll_initiative_patch(c, e, rng),
@@ -30,15 +29,24 @@ def round_reads(qapp, size: int) -> int:
         push_patch(document, make(campaign, encounter))
     model = TurnOrderModel(document)
     model.set_encounter(encounter.id)
+    return document, encounter, model
+
+
+def round_reads(qapp, size: int) -> int:
+    """Items read from the character and combatant lists while Next turn starts round 2
+    and the turn order model shows it."""
+    document, encounter, model = started_fight(size, 1)
+    campaign = document.campaign
+    first = campaign.characters[0].id
     last = fight.PatchBuilder(campaign, encounter)
     last.set_encounter("turn_index", len(encounter.initiative_order()) - 1)
     push_patch(document, last.build("last turn"))
     campaign.__dict__["characters"] = CountingList(campaign.characters)
     encounter.__dict__["combatants"] = CountingList(encounter.combatants)
-    campaign.find_character(people[0].id)
+    campaign.find_character(first)
     encounter.find_combatant(encounter.combatants[0].id)
     CountingList.visits = 0
-    push_patch(document, fight.next_turn_patch(campaign, encounter, rng))
+    push_patch(document, fight.next_turn_patch(campaign, encounter, random.Random(1)))
     assert encounter.round == 2 and model.current_row() == 0
     assert model.row_of(encounter.initiative_order()[-1].id) == size - 1
     return CountingList.visits

@@ -89,7 +89,7 @@ def _advance(builder: PatchBuilder, rng: random.Random, auto_dying: bool) -> boo
     if following is not None:
         builder.set_encounter("turn_index", following)
         return False
-    _new_round(builder, rng, auto_dying)
+    _new_round(builder, rng, auto_dying, order)
     return True
 
 
@@ -179,8 +179,13 @@ def end_encounter_patch(campaign: Campaign, encounter: Encounter) -> EncounterPa
     return builder.build("End encounter")
 
 
-def _new_round(builder: PatchBuilder, rng: random.Random, auto_dying: bool) -> None:
-    """A new round: actions back, the clock moves six seconds, bleeding and dying tick."""
+def _new_round(
+    builder: PatchBuilder, rng: random.Random, auto_dying: bool,
+    order: list[Combatant] | None = None,
+) -> None:
+    """A new round: actions back, the clock moves six seconds, bleeding and dying tick.
+    ``order`` is the encounter's initiative order, if the caller has it at hand (the
+    combatants' initiatives are the same during the step)."""
     campaign, encounter = builder.campaign, builder.encounter
     old_round, old_time = builder.round, builder.now
     new_round = old_round + 1
@@ -193,22 +198,28 @@ def _new_round(builder: PatchBuilder, rng: random.Random, auto_dying: bool) -> N
         if builder.get(combatant, "delayed"):
             builder.set(combatant, "delayed", False)
     builder.log(actor="Referee", action="Round", text=f"Round {new_round} begins")
-    order = encounter.initiative_order()
+    if order is None:
+        order = encounter.initiative_order()
+    bleeding_kind = ConditionKind.BLEEDING
     for combatant in order:
         character = builder.character(combatant)
-        bleeding = sorted(
-            character.conditions_of(ConditionKind.BLEEDING),
-            key=lambda c: (c.started_round or 0, c.started_at or GameTime()),
-        )
-        if bleeding and _state(campaign, character) is not WoundState.DEAD:
-            points = bleeding_ticks(bleeding[0], encounter, old_round, new_round,
-                                    old_time, new_time)
-            if points:
-                _bleed(builder, combatant, points, new_round, new_time)
+        # Most sheets have no conditions at all: nothing to sort or judge for them.
+        if character.conditions and any(c.kind is bleeding_kind for c in character.conditions):
+            bleeding = sorted(
+                character.conditions_of(bleeding_kind),
+                key=lambda c: (c.started_round or 0, c.started_at or GameTime()),
+            )
+            if _state(campaign, character) is not WoundState.DEAD:
+                points = bleeding_ticks(bleeding[0], encounter, old_round, new_round,
+                                        old_time, new_time)
+                if points:
+                    _bleed(builder, combatant, points, new_round, new_time)
+                    character = builder.character(combatant)
         if auto_dying:
-            character = builder.character(combatant)
+            damage = character.damage
             if (
-                character.damage > character.hit_points
+                damage  # an unhurt combatant is not dying (skips working out the HP)
+                and damage > character.hit_points
                 and _state(campaign, character) is WoundState.DYING
                 and not _has_active(character, ConditionKind.STABILISED, new_time)
             ):

@@ -29,6 +29,10 @@ _DISPLAY = Qt.ItemDataRole.DisplayRole
 _TOOLTIP = Qt.ItemDataRole.ToolTipRole
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+# Plain ints for multiData, which compares every role a paint asks for.
+_DISPLAY_N = int(_DISPLAY)
+_TOOLTIP_N = int(_TOOLTIP)
+_ALIGN_N = int(_ALIGN)
 
 
 class EncounterLogModel(HeadedTableModel):
@@ -153,16 +157,22 @@ class EncounterLogModel(HeadedTableModel):
 
     def multiData(self, index: _Index, span: Any) -> None:
         """A cell's roles in one call (see :meth:`TurnOrderModel.multiData`)."""
-        number = index.row()
-        valid = 0 <= number < len(self._entries) and index.isValid()
+        number = index.row()  # -1 for an invalid index
+        entries = self._entries
+        if not 0 <= number < len(entries):
+            for item in span:
+                item.clearData()
+            return
         column = index.column()
+        text = self._texts(entries[number])[column]
+        right = column == self.COL_ROUND or column == self.COL_EFFECT
         for item in span:
             role = item.role()
-            if valid and role == _DISPLAY:
-                item.setData(self._texts(self._entries[number])[column])
-            elif valid and role == _ALIGN and column in (self.COL_ROUND, self.COL_EFFECT):
+            if role == _DISPLAY_N:
+                item.setData(text)
+            elif role == _ALIGN_N and right:
                 item.setData(_RIGHT)
-            elif valid and role == _TOOLTIP:
+            elif role == _TOOLTIP_N:
                 item.setData(clip(self.line(number), TOOLTIP_LIMIT))
             else:
                 item.clearData()

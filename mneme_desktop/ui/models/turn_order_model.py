@@ -8,6 +8,7 @@ table.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
@@ -40,7 +41,7 @@ from mneme_desktop.ui.models.roles import (
     WOUND_STATE_ROLE,
 )
 from mneme_desktop.ui.models.side_marks import side_icon
-from mneme_desktop.ui.models.turn_order_rows import TurnRow, changed_columns
+from mneme_desktop.ui.models.turn_order_rows import COLUMN_FIELDS, ROW_WIDE, TurnRow
 from mneme_desktop.ui.widgets.action_pips import pips_text
 
 if TYPE_CHECKING:
@@ -56,6 +57,25 @@ _DISPLAY = Qt.ItemDataRole.DisplayRole
 _EDIT = Qt.ItemDataRole.EditRole
 _TOOLTIP = Qt.ItemDataRole.ToolTipRole
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole
+
+# Plain ints: the cell tables are keyed by role number, and a paint asks for a dozen roles
+# per cell (enum members would be compared through the enum machinery).
+_DISPLAY_N = int(_DISPLAY)
+_EDIT_N = int(_EDIT)
+_TOOLTIP_N = int(_TOOLTIP)
+_ALIGN_N = int(_ALIGN)
+_ACCESSIBLE_N = int(Qt.ItemDataRole.AccessibleTextRole)
+_FOREGROUND_N = int(Qt.ItemDataRole.ForegroundRole)
+_BACKGROUND_N = int(Qt.ItemDataRole.BackgroundRole)
+_FONT_N = int(Qt.ItemDataRole.FontRole)
+_DECORATION_N = int(Qt.ItemDataRole.DecorationRole)
+_VALUE_N = int(VALUE_ROLE)
+_ID_N = int(ID_ROLE)
+_WOUND_STATE_N = int(WOUND_STATE_ROLE)
+_SORT_N = int(SORT_ROLE)
+_RULE_N = int(RULE_ROLE)
+_ON_DEMAND = object()
+"""A cell table's value for the roles worked out only when asked (tooltip, value)."""
 
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -121,6 +141,11 @@ class TurnOrderModel(HeadedTableModel):
         self._tracks: dict[tuple[int, int, WoundThresholds], DamageTrack] = {}
         self._cache: dict[str, tuple[tuple[object, ...], TurnRow]] = {}
         self._cells: dict[str, tuple[TurnRow, list[dict[int, Any]]]] = {}
+        self._changes: dict[str, tuple[TurnRow, TurnRow, tuple[int, int]]] = {}
+        """The last change of each row that was not row-wide: (before, after, the columns
+        it changed), so the cells of ``after`` are built from those of ``before``."""
+        self._diffs: dict[str, tuple[TurnRow, TurnRow, tuple[int, int]]] = {}
+        """The rows the last _compute found changed: (before, after, columns)."""
         self._statuses: dict[str, tuple[tuple[object, ...], CombatantStatus]] = {}
         self._stale: set[str] = set()
         self._stale_now: set[str] = set()
@@ -146,6 +171,8 @@ class TurnOrderModel(HeadedTableModel):
         self._rows = []
         self._cache = {}
         self._cells = {}
+        self._changes = {}
+        self._diffs = {}
         self._statuses = {}
         encounter = self._encounter()
         if encounter is not None:
@@ -175,15 +202,20 @@ class TurnOrderModel(HeadedTableModel):
         self._sync_structure(campaign, encounter, order)
         fresh = self._compute(campaign, encounter, order)
         changed = []
+        diffs = self._diffs
         for number, (old, new) in enumerate(zip(self._rows, fresh, strict=True)):
-            if old is not new and old != new:
-                columns = changed_columns(old, new)
+            if old is not new:
+                known = diffs.get(new.id)  # what _compute found comparing the two
+                columns = known[2] if known is not None and known[0] is old and \
+                    known[1] is new else _changed_columns(old, new)
                 if columns is not None:
                     changed.append((number, columns))
+                    self._note_change(old, new, columns)
         self._rows = fresh
         if len(self._cells) > 2 * len(fresh) + 16:
             live = {r.id for r in fresh}
             self._cells = {k: v for k, v in self._cells.items() if k in live}
+            self._changes = {k: v for k, v in self._changes.items() if k in live}
         self._emit_changed(changed)
 
     # --- Qt model --------------------------------------------------------------------
@@ -192,9 +224,10 @@ class TurnOrderModel(HeadedTableModel):
         return 0 if parent.isValid() else len(self._rows)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
+        column = index.column()  # -1 for an invalid index
+        if column < 0:
             return _NO_FLAGS
-        return _EDITABLE if index.column() == self.COL_INIT else _SELECTABLE
+        return _EDITABLE if column == self.COL_INIT else _SELECTABLE
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
         number = index.row()
@@ -202,47 +235,61 @@ class TurnOrderModel(HeadedTableModel):
             return None
         row = self._rows[number]
         column = index.column()
-        if role == _TOOLTIP:
-            return self._tooltip(row, column)
-        if role == VALUE_ROLE:
-            return self._value(row, column)
         # A table paint asks each cell for a dozen roles: answer from a per-row table that
         # is built once for each version of the row.
-        return self._roles(row)[column].get(role)
+        value = self._roles(row)[column].get(role)
+        if value is _ON_DEMAND:
+            return self._tooltip(row, column) if role == _TOOLTIP_N else \
+                self._value(row, column)
+        return value
 
     def multiData(self, index: _Index, span: Any) -> None:
         """All the roles a cell is painted with in one call (Qt 6 asks for them together),
         instead of a Python call per role. Qt reuses the span between cells, so every role
         not answered is cleared."""
-        number = index.row()
-        if not 0 <= number < len(self._rows) or not index.isValid():
+        number = index.row()  # -1 for an invalid index
+        rows = self._rows
+        if not 0 <= number < len(rows):
             for item in span:
                 item.clearData()
             return
-        row = self._rows[number]
+        row = rows[number]
         column = index.column()
-        roles = self._roles(row)[column]
+        cached = self._cells.get(row.id)
+        roles = (cached[1] if cached is not None and cached[0] is row
+                 else self._roles(row))[column]
+        get = roles.get
         for item in span:
-            role = item.role()
-            if role == _TOOLTIP:
-                value = self._tooltip(row, column)
-            elif role == VALUE_ROLE:
-                value = self._value(row, column)
-            else:
-                value = roles.get(role)
+            value = get(item.role())
             if value is None:
                 item.clearData()
+            elif value is _ON_DEMAND:
+                value = self._tooltip(row, column) if item.role() == _TOOLTIP_N else \
+                    self._value(row, column)
+                if value is None:
+                    item.clearData()
+                else:
+                    item.setData(value)
             else:
                 item.setData(value)
 
     def _roles(self, row: TurnRow) -> list[dict[int, Any]]:
         cached = self._cells.get(row.id)
         if cached is None or cached[0] is not row:
-            cached = (row, self._cell_roles(row))
+            reuse = None
+            change = self._changes.get(row.id)
+            if cached is not None and change is not None and change[0] is cached[0] and \
+                    change[1] is row:
+                reuse = (change[2], cached[1])
+            cached = (row, self._cell_roles(row, reuse))
             self._cells[row.id] = cached
         return cached[1]
 
-    def _cell_roles(self, row: TurnRow) -> list[dict[int, Any]]:
+    def _cell_roles(self, row: TurnRow, reuse: tuple[tuple[int, int], list[dict[int, Any]]]
+                    | None = None) -> list[dict[int, Any]]:
+        """Each column's roles for ``row``. ``reuse`` is the span of columns that changed
+        since a version of the row whose cells are given: the other columns' are kept (a
+        new round rebuilds the Actions cell of each row shown, not the row)."""
         palette = QApplication.palette()
         muted = row.state is WoundState.DEAD or not row.can_act
         foreground = QBrush(palette.color(QPalette.ColorGroup.Disabled,
@@ -252,38 +299,45 @@ class TurnOrderModel(HeadedTableModel):
             highlight = QColor(palette.color(QPalette.ColorRole.Highlight))
             highlight.setAlphaF(0.22)
             background = QBrush(highlight)
-        cells = []
-        for column in range(len(self.HEADERS)):
+        font = self._font(row, self.COL_NAME)  # the same for the Turn column
+        shared: dict[int, Any] = {
+            _ID_N: row.id,
+            _WOUND_STATE_N: row.state,
+            _SORT_N: row.place,
+            _TOOLTIP_N: _ON_DEMAND,
+            _VALUE_N: _ON_DEMAND,
+        }
+        if foreground is not None:
+            shared[_FOREGROUND_N] = foreground
+        if background is not None:
+            shared[_BACKGROUND_N] = background
+        if reuse is None:
+            columns = range(len(self.HEADERS))
+            cells: list[dict[int, Any]] = [shared] * len(self.HEADERS)
+        else:
+            columns = range(reuse[0][0], reuse[0][1] + 1)
+            cells = list(reuse[1])
+        for column in columns:
             display = self._display(row, column)
-            roles: dict[int, Any] = {
-                _DISPLAY: display,
-                ID_ROLE: row.id,
-                WOUND_STATE_ROLE: row.state,
-                SORT_ROLE: row.place,
-                Qt.ItemDataRole.AccessibleTextRole: display or tr(_CTX, self.HEADERS[column]),
-            }
+            roles = dict(shared)
+            roles[_DISPLAY_N] = display
+            roles[_ACCESSIBLE_N] = display or tr(_CTX, self.HEADERS[column])
             if column == self.COL_HP:  # the bar's band by name, not by colour and hatch only
-                roles[Qt.ItemDataRole.AccessibleTextRole] = describe_track(self._track(row))
-            if foreground is not None:
-                roles[Qt.ItemDataRole.ForegroundRole] = foreground
-            cell_background = background
-            if cell_background is None and column == self.COL_INIT and row.tie is not None:
-                cell_background = _TIE_BRUSH
-            if cell_background is not None:
-                roles[Qt.ItemDataRole.BackgroundRole] = cell_background
-            font = self._font(row, column)
-            if font is not None:
-                roles[Qt.ItemDataRole.FontRole] = font
-            if column in (self.COL_TURN, self.COL_ACTIONS):
-                roles[_ALIGN] = _CENTER
+                roles[_ACCESSIBLE_N] = describe_track(self._track(row))
+            if background is None and column == self.COL_INIT and row.tie is not None:
+                roles[_BACKGROUND_N] = _TIE_BRUSH
+            if font is not None and (column == self.COL_NAME or column == self.COL_TURN):
+                roles[_FONT_N] = font
+            if column == self.COL_TURN or column == self.COL_ACTIONS:
+                roles[_ALIGN_N] = _CENTER
             elif column == self.COL_INIT:
-                roles[_ALIGN] = _RIGHT
-                roles[_EDIT] = "" if row.initiative is None else str(row.initiative)
+                roles[_ALIGN_N] = _RIGHT
+                roles[_EDIT_N] = "" if row.initiative is None else str(row.initiative)
                 if row.tie is not None:
-                    roles[RULE_ROLE] = tr(_CTX, _TIE_RULE)
+                    roles[_RULE_N] = tr(_CTX, _TIE_RULE)
             elif column == self.COL_NAME:
-                roles[Qt.ItemDataRole.DecorationRole] = side_icon(row.side)
-            cells.append(roles)
+                roles[_DECORATION_N] = side_icon(row.side)
+            cells[column] = roles
         return cells
 
     def setData(self, index: _Index, value: Any, role: int = _EDIT) -> bool:
@@ -316,26 +370,37 @@ class TurnOrderModel(HeadedTableModel):
     def _compute(self, campaign: Campaign, encounter: Encounter,
                  order: list[Combatant]) -> list[TurnRow]:
         """Rows for ``order``. A row whose inputs are the very same objects as last time
-        is reused, so a turn in a large fight recomputes only the rows it touched."""
-        current = encounter.current_combatant
-        current_id = current.id if current is not None else None
+        is reused, so a turn in a large fight recomputes only the rows it touched; a row
+        recomputed to what it was is the old object again, so its cells are not rebuilt
+        and the diff is an identity check."""
+        # Whose turn it is, as Encounter.current_combatant has it, from the order at hand
+        # (that property sorts the combatants again).
+        current_id = order[min(encounter.turn_index, len(order) - 1)].id \
+            if order and encounter.started and not encounter.ended else None
         ties_key = tuple((c.id, c.initiative) for c in order)
         if ties_key != self._ties[0]:
             self._ties = (ties_key, initiative_ties(order))
         ties = self._ties[1]
         sheets = []
         names: dict[str, str] = {}
+        by_value: dict[int, list[str]] = {}
+        character_of = campaign.combatant_character
         for combatant in order:
-            sheet = campaign.combatant_character(combatant)  # O(1): the campaign's index
+            sheet = character_of(combatant)  # O(1): the campaign's index
             sheets.append(sheet)
             names[combatant.id] = sheet.name
-        by_value: dict[int, list[str]] = {}
-        for combatant in order:
-            if combatant.id in ties and combatant.initiative is not None:
-                by_value.setdefault(combatant.initiative, []).append(names[combatant.id])
+            if combatant.initiative is not None and combatant.id in ties:
+                by_value.setdefault(combatant.initiative, []).append(sheet.name)
         self._tie_names = by_value
-        context = (encounter.round, encounter.started, encounter.ended, campaign.game_time,
-                   campaign.rules_options.threshold_basis)
+        # The round and the clock reach a row only through its conditions' timers (and a
+        # dying roll being due, but dying rows are always recomputed): a new round reuses
+        # the rows of everyone without conditions whose combatant did not change.
+        context = (encounter.started, encounter.ended, campaign.rules_options.threshold_basis)
+        clock = (encounter.round, campaign.game_time)
+        status_context = (encounter.started, encounter.ended,
+                          campaign.rules_options.threshold_basis, clock)
+        diffs: dict[str, tuple[TurnRow, TurnRow, tuple[int, int]]] = {}
+        self._diffs = diffs
         cache = self._cache
         fresh_cache: dict[str, tuple[tuple[object, ...], TurnRow]] = {}
         stale, self._stale = self._stale, set()
@@ -344,32 +409,43 @@ class TurnOrderModel(HeadedTableModel):
             live = {c.id for c in order}
             self._statuses = {k: v for k, v in self._statuses.items() if k in live}
         rows = []
+        dying = WoundState.DYING
         for place, (combatant, sheet) in enumerate(zip(order, sheets, strict=True), start=1):
-            tie = ties.get(combatant.id)
-            key = (place, combatant.id == current_id, tie,
-                   names.get(combatant.aim_target_id or "", ""), context, sheet,
+            combatant_id = combatant.id
+            tie = ties.get(combatant_id)
+            key = (place, combatant_id == current_id, tie,
+                   names.get(combatant.aim_target_id or "", ""), context,
+                   clock if sheet.conditions else None, sheet,
                    tuple(combatant.__dict__.values()))
-            hit = cache.get(combatant.id)
-            if hit is not None and hit[1].state is not WoundState.DYING and \
-                    combatant.id not in stale and sheet.id not in stale and hit[0] == key:
+            hit = cache.get(combatant_id)
+            if hit is not None and hit[1].state is not dying and \
+                    combatant_id not in stale and sheet.id not in stale and hit[0] == key:
                 rows.append(hit[1])
-                fresh_cache[combatant.id] = hit
+                fresh_cache[combatant_id] = hit
                 continue
             row = self._row(campaign, encounter, combatant, sheet, place, current_id, tie,
-                            names)
+                            names, status_context)
+            if hit is not None:
+                columns = _changed_columns(hit[1], row)
+                if columns is None:
+                    row = hit[1]
+                else:
+                    diffs[combatant_id] = (hit[1], row, columns)
             rows.append(row)
-            fresh_cache[combatant.id] = (key, row)
+            fresh_cache[combatant_id] = (key, row)
         self._cache = fresh_cache
         return rows
 
     def _row(self, campaign: Campaign, encounter: Encounter, combatant: Combatant,
              sheet: Character, place: int, current_id: str | None,
-             tie: tuple[int, int] | None, names: dict[str, str]) -> TurnRow:
+             tie: tuple[int, int] | None, names: dict[str, str],
+             context: tuple[bool, bool, object, object]) -> TurnRow:
         # What follows from the sheet is kept while the sheet is the same object: a new
-        # round changes every row's actions but rarely a sheet.
-        clock = (encounter.round, campaign.game_time) if sheet.conditions else None
-        status_key = (sheet, combatant.out_of_fight, encounter.started, encounter.ended,
-                      campaign.rules_options.threshold_basis, clock)
+        # round changes every row's actions but rarely a sheet. ``context`` is (started,
+        # ended, the threshold basis, (round, game time)).
+        started, ended, basis, clock = context
+        status_key = (sheet, combatant.out_of_fight, started, ended, basis,
+                      clock if sheet.conditions else None)
         known = self._statuses.get(combatant.id)
         if known is not None and known[0] == status_key and \
                 known[1].state is not WoundState.DYING and sheet.id not in self._stale_now:
@@ -442,6 +518,23 @@ class TurnOrderModel(HeadedTableModel):
             self._rows = [self._rows[old_rows[cid]] for cid in wanted]
             self.changePersistentIndexList(before, after)
             self.layoutChanged.emit()
+
+    def _note_change(self, old: TurnRow, new: TurnRow, columns: tuple[int, int]) -> None:
+        """Remember which columns of a row whose cells were built (it was painted) changed
+        since: the cells of ``new`` are then built from those. Changes while the row is not
+        painted add up (the turn passes down the table, then a new round)."""
+        cached = self._cells.get(new.id)
+        if cached is None:
+            return
+        if columns is _WHOLE_ROW:
+            self._changes.pop(new.id, None)
+        elif cached[0] is old:
+            self._changes[new.id] = (old, new, columns)
+        else:
+            prior = self._changes.pop(new.id, None)
+            if prior is not None and prior[0] is cached[0] and prior[1] is old:
+                span = (min(prior[2][0], columns[0]), max(prior[2][1], columns[1]))
+                self._changes[new.id] = (prior[0], new, span)
 
     def _emit_changed(self, rows: list[tuple[int, tuple[int, int]]]) -> None:
         """One dataChanged per run of neighbouring rows whose same columns changed, so Qt
@@ -516,6 +609,11 @@ class TurnOrderModel(HeadedTableModel):
             return tr(_CTX, "{0}: {1}/{2} rd").format(description, remaining, total)
         return ""
 
+    def cell_value(self, row: int, column: int) -> Any:
+        """What ``VALUE_ROLE`` answers for a cell (the painter's input for the pips and the
+        HP bar), without going through Qt."""
+        return self._value(self._rows[row], column) if 0 <= row < len(self._rows) else None
+
     def _value(self, row: TurnRow, column: int) -> Any:
         if column == self.COL_HP:
             return self._track(row)
@@ -579,6 +677,35 @@ class TurnOrderModel(HeadedTableModel):
         font.setItalic(row.delayed)
         font.setStrikeOut(row.state is WoundState.DEAD)
         return font
+
+
+_FIELDS = tuple(field.name for field in fields(TurnRow))
+_WHOLE_ROW = (0, len(COLUMN_FIELDS) - 1)
+# For each TurnRow field, in the order a row's __dict__ holds them: the span of columns a
+# change in it repaints (a row-wide field repaints the whole row), or None.
+_FIELD_SPANS: tuple[tuple[int, int] | None, ...] = tuple(
+    _WHOLE_ROW if name in ROW_WIDE else next(
+        ((column, column) for column, names in enumerate(COLUMN_FIELDS) if name in names),
+        None)
+    for name in _FIELDS)
+
+
+def _changed_columns(old: TurnRow, new: TurnRow) -> tuple[int, int] | None:
+    """The first and last column whose cells differ between two versions of a row (what
+    turn_order_rows.changed_columns answers), in one pass over the fields: a new round
+    in which everyone had acted diffs every row."""
+    first = last = -1
+    for span, before, after in zip(_FIELD_SPANS, old.__dict__.values(),
+                                   new.__dict__.values(), strict=True):
+        if before is after or span is None or before == after:
+            continue
+        if span is _WHOLE_ROW:
+            return _WHOLE_ROW
+        if first < 0 or span[0] < first:
+            first = span[0]
+        if span[1] > last:
+            last = span[1]
+    return (first, last) if first >= 0 else None
 
 
 _TIE_RULE = tr_noop(_CTX, "Ties act in the order the combatants joined the encounter; "

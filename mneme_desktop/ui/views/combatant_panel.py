@@ -54,6 +54,7 @@ class CombatantPanel(CombatantPanelForm):
         self._others: list[tuple[str, str]] = []
         self._others_own: str | None = None
         self._track_key: tuple[object, ...] | None = None
+        self._conditions_key: tuple[object, ...] | None = None
         self._dirty = False
         self._gesture_serial = 0
         self._gesture_start: int | None = None
@@ -123,6 +124,7 @@ class CombatantPanel(CombatantPanelForm):
                 tr(_CTX, "Choose a combatant in the turn order") if encounter is not None
                 and encounter.combatants else tr(_CTX, "No one in this fight yet"))
             self.conditions_list.clear()
+            self._conditions_key = None
             self._track_key = None
             return
         campaign = view.document.campaign
@@ -302,8 +304,18 @@ class CombatantPanel(CombatantPanelForm):
                 first_aid_difficulty(on_self=task.target_id == combatant.id))
 
     def _show_conditions(self, sheet: Any, status: fight.CombatantStatus) -> None:
-        self.conditions_list.clear()
         derived = len(status.conditions) - len(sheet.conditions)
+        # A list with nothing to select ("No conditions", what follows from the wound
+        # state) is refilled only when its text changes: a refill lays the list out and
+        # repaints it, and most combatants show the same "No conditions". A list with
+        # a condition of the sheet's own is refilled every time, as before (the refill
+        # clears its selection).
+        key = (status.conditions, derived, status.dying_roll_due) \
+            if len(status.conditions) == derived else None
+        if key is not None and key == self._conditions_key and self.conditions_list.count():
+            return
+        self._conditions_key = key
+        self.conditions_list.clear()
         for number, text in enumerate(status.conditions):
             item = QListWidgetItem(text)
             if number < derived:

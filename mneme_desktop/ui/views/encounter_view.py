@@ -400,9 +400,9 @@ class EncounterView(QWidget):
             self.round_label.setText(tr(_CTX, "Round {0}").format(encounter.round))
             if current is not None:
                 name = self.document.campaign.combatant_character(current).name
-                place = encounter.initiative_order().index(current) + 1
-                set_rich_text(self.turn_label, tr(_CTX, "Turn: <b>{}</b> ({} of {})"), name, place,
-                              len(encounter.initiative_order()))
+                order = encounter.initiative_order()
+                set_rich_text(self.turn_label, tr(_CTX, "Turn: <b>{}</b> ({} of {})"), name,
+                              order.index(current) + 1, len(order))
         current_id = current.id if current is not None else None
         self._panel_refresh.stop()
         shown = self.panel.combatant_id

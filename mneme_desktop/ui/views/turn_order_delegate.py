@@ -21,6 +21,11 @@ from mneme_desktop.ui.widgets.action_pips import paint_action_pips
 
 __all__ = ["TurnOrderDelegate"]
 
+_COL_ACTIONS = TurnOrderModel.COL_ACTIONS
+_COL_HP = TurnOrderModel.COL_HP
+_ITEM_VIEW_ITEM = QStyle.ControlElement.CE_ItemViewItem
+_SELECTED = QStyle.StateFlag.State_Selected
+
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -32,12 +37,20 @@ class TurnOrderDelegate(QStyledItemDelegate):
         self._colors: tuple[int, TrackColors] | None = None
         self._bars: dict[tuple[object, ...], QPixmap] = {}
         self._font: tuple[QFont, str] | None = None
+        self._text_width: tuple[str, int] | None = None
 
     def _font_key(self, font: QFont) -> str:
         # QFont.key() is slow enough to matter on every cell; fonts rarely change.
         if self._font is None or self._font[0] != font:
             self._font = (QFont(font), font.key())
         return self._font[1]
+
+    def _hp_text_width(self, option: QStyleOptionViewItem) -> int:
+        """Room for the "000/00" beside the bar, measured once per font."""
+        key = self._font_key(option.font)
+        if self._text_width is None or self._text_width[0] != key:
+            self._text_width = (key, option.fontMetrics.horizontalAdvance("000/00") + 6)
+        return self._text_width[1]
 
     def _track_colors(self, palette: QPalette) -> TrackColors:
         key = palette.cacheKey()
@@ -90,7 +103,7 @@ class TurnOrderDelegate(QStyledItemDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         column = index.column()
-        if column not in (TurnOrderModel.COL_ACTIONS, TurnOrderModel.COL_HP):
+        if column != _COL_ACTIONS and column != _COL_HP:
             super().paint(painter, option, index)
             return
         item = QStyleOptionViewItem(option)
@@ -99,26 +112,28 @@ class TurnOrderDelegate(QStyledItemDelegate):
         item.text = ""
         widget = item.widget
         style = widget.style() if widget is not None else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, item, painter, widget)
+        style.drawControl(_ITEM_VIEW_ITEM, item, painter, widget)
         rect = QRectF(option.rect).adjusted(4, 0, -4, 0)
-        height = min(rect.height() - 8, option.fontMetrics.height() * 0.9)
-        if column == TurnOrderModel.COL_ACTIONS:
-            selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        model = index.model()
+        # The pips' count and the HP track straight from the model (a data() call would go
+        # through Qt and back for each cell).
+        value = model.cell_value(index.row(), column) if isinstance(model, TurnOrderModel) \
+            else index.data(VALUE_ROLE)
+        selected = bool(option.state & _SELECTED)
+        ratio = painter.device().devicePixelRatioF()
+        if column == _COL_ACTIONS:
             area = rect.toAlignedRect()
-            pips = self._pips(int(index.data(VALUE_ROLE) or 0), area.size(), option, selected,
-                              painter.device().devicePixelRatioF())
+            pips = self._pips(int(value or 0), area.size(), option, selected, ratio)
             painter.drawPixmap(area.topLeft(), pips)
             return
-        track = index.data(VALUE_ROLE)
-        if not isinstance(track, DamageTrack):
+        if not isinstance(value, DamageTrack):
             return
-        text_width = option.fontMetrics.horizontalAdvance("000/00") + 6
+        height = min(rect.height() - 8, option.fontMetrics.height() * 0.9)
+        text_width = self._hp_text_width(option)
         bar = QRectF(rect.left(), rect.center().y() - height / 2,
                      max(10.0, rect.width() - text_width), height).toAlignedRect()
-        painter.drawPixmap(bar.topLeft(), self._bar(track, bar.size(), option,
-                                                    painter.device().devicePixelRatioF()))
+        painter.drawPixmap(bar.topLeft(), self._bar(value, bar.size(), option, ratio))
         painter.save()
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.setPen(option.palette.color(QPalette.ColorRole.HighlightedText if selected
                                             else QPalette.ColorRole.Text))
         painter.drawText(QRectF(bar.right() + 4, rect.top(), text_width - 4, rect.height()),
