@@ -6,7 +6,7 @@ import random
 from enum import Enum
 from typing import NamedTuple
 
-from mneme_desktop.rules.dice import roll_two_d6
+from mneme_desktop.rules.dice import DiceSource, roll_two_d6
 
 __all__ = [
     "HIT_LOCATIONS",
@@ -14,7 +14,9 @@ __all__ = [
     "HitLocation",
     "RolledHitLocation",
     "hit_location",
+    "hit_location_from",
     "roll_hit_location",
+    "typed_hit_location",
 ]
 
 
@@ -78,6 +80,19 @@ class RolledHitLocation(NamedTuple):
         side = self.side
         return self.location.name if side is None else f"{side} {self.location.name}"
 
+    @property
+    def table_dice(self) -> tuple[int, ...]:
+        """Every die of the roll as the table would type it: the 2d6, then the 1d6."""
+        return self.dice if self.side_die is None else (*self.dice, self.side_die)
+
+    @property
+    def dice_text(self) -> str:
+        """The roll in words, for the log: "2d6 5+6 = 11, 1d6 2 (Primary)"."""
+        text = f"2d6 {'+'.join(map(str, self.dice))} = {sum(self.dice)}"
+        if self.side_die is not None:
+            text += f", 1d6 {self.side_die} ({self.side})"
+        return text
+
 
 def roll_hit_location(rng: random.Random) -> RolledHitLocation:
     """Roll a random hit location, with 1d6 for primary/secondary on feet and hands."""
@@ -85,3 +100,31 @@ def roll_hit_location(rng: random.Random) -> RolledHitLocation:
     location = hit_location(rolled.total)
     side_die = rng.randint(1, 6) if location.sided else None
     return RolledHitLocation(location, rolled.dice, side_die)
+
+
+def typed_hit_location(dice: tuple[int, ...] | list[int]) -> RolledHitLocation:
+    """A random hit location rolled at the table: the 2d6, and for feet or hands the 1d6
+    (1-3 primary, 4-6 secondary) after them; a 1d6 is refused where the table has none,
+    and asked for where it does, so a mistyped roll never lands somewhere unnoticed."""
+    values = tuple(dice)
+    for value in values:
+        if not 1 <= value <= 6:
+            raise ValueError(f"{value} is not a die: each die is a whole number 1 to 6")
+    if len(values) not in (2, 3):
+        raise ValueError("a hit location is 2d6, then 1d6 for feet or hands: e.g. 3 4 or 5 6 2")
+    location = hit_location(values[0] + values[1])
+    total = values[0] + values[1]
+    if location.sided and len(values) == 2:
+        raise ValueError(f"{total} is {location.name}: add the 1d6 for primary (1-3) or "
+                         f"secondary (4-6), e.g. {values[0]} {values[1]} 2")
+    if not location.sided and len(values) == 3:
+        raise ValueError(f"{total} is {location.name}, which takes no 1d6: type the 2d6 only")
+    return RolledHitLocation(location, values[:2], values[2] if location.sided else None)
+
+
+def hit_location_from(source: DiceSource) -> RolledHitLocation:
+    """A random hit location from the app's generator or from the dice typed at the table."""
+    if source.typed is not None:
+        return typed_hit_location(source.typed)
+    assert source.rng is not None
+    return roll_hit_location(source.rng)

@@ -77,6 +77,7 @@ from mneme_desktop.ui.models.navigator_nodes import Group, Node
 from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
 from mneme_desktop.ui.page_stack import Page, PageStack
 from mneme_desktop.ui.views.character_sheet import CharacterSheetView
+from mneme_desktop.ui.views.combatant_panel_form import TimingMode
 from mneme_desktop.ui.views.encounter_view import EncounterView
 from mneme_desktop.ui.views.healing_view import HealingView
 from tests.domain.test_combat import make_campaign
@@ -267,6 +268,38 @@ def test_encounter_view_is_translated(qtbot, bracketing):
     assert not problems, "\n".join(problems)
 
 
+def test_the_resolvers_hit_location_is_translated(qtbot, bracketing):
+    """The resolver sits on a tab the walk above does not show: its hit-location row and the
+    location line of the result, shown after a hit, go through the translator too."""
+    campaign = make_campaign()
+    view = EncounterView(CampaignDocument(campaign), rng=random.Random(77))
+    qtbot.addWidget(view)
+    view.resize(1280, 800)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_encounter(campaign.encounters[0].id)
+    start_fight(view)
+    view.tabs.setCurrentIndex(1)
+    resolver = view.resolver
+    resolver.set_targets([c.id for c in view.encounter().combatants
+                          if campaign.combatant_character(c).name == "Raider 1"])
+    names = campaign_names(campaign) | {f"Raider {n}" for n in (1, 2)}
+    problems = [p for p in untranslated(resolver, names) if "location_dice" in p
+                or "roll_location" in p]
+    assert not problems, "\n".join(problems)
+    assert resolver.location_button.text().startswith(OPEN)
+    assert resolver.location_edit.placeholderText().startswith(OPEN)
+    assert resolver.location_edit.toolTip().startswith(OPEN)
+    outcome = next(o for _ in range(50)
+                   if (o := resolver.roll()) is not None and o.can_locate)
+    assert outcome is not None
+    resolver.location_edit.setText("5 6 2")
+    assert resolver.roll_location() is not None
+    text = resolver.outcome_view.toPlainText()
+    assert re.search(OPEN + r"\s*Hit location \(", text), text
+    assert OPEN + "Crippled" + CLOSE in text
+
+
 def test_encounter_dialogs_are_translated(qtbot, bracketing):
     campaign = make_campaign()
     document = CampaignDocument(campaign)
@@ -393,6 +426,18 @@ def test_combatant_panel_and_turn_order_are_translated(qtbot, bracketing):
         assert view.panel.combatant_id == combatant.id
         problems = _walk(view, names)
         assert not problems, "\n".join(problems)
+    # The timing roll's rows show only for a timed start: the Effect typed (-2, the
+    # project's reading), then the check to roll, before and after the roll.
+    panel = view.panel
+    panel.timing_effect_spin.setValue(-2)
+    panel.median_unit_combo.setCurrentIndex(1)
+    for mode in (TimingMode.EFFECT, TimingMode.ROLL):
+        panel.timing_mode_combo.setCurrentIndex(panel.timing_mode_combo.findData(mode))
+        problems = _walk(view, names)
+        assert not problems, "\n".join(problems)
+    assert panel.roll_timing()
+    problems = _walk(view, names)
+    assert not problems, "\n".join(problems)
     # Every column's header and header tooltip of the turn order, and each cell's tooltip.
     model = view.turn_model
     for column in range(model.columnCount()):

@@ -32,6 +32,8 @@ from mneme_desktop.domain.combat.attack_resolve import (
     attack_check,
     attack_odds,
     damage_from_values,
+    locate_hits,
+    location_sources,
     resolve_attack,
 )
 from mneme_desktop.domain.combat.attack_spec import (
@@ -94,9 +96,12 @@ from mneme_desktop.domain.combat.survival import (
     massive_damage_patch,
 )
 from mneme_desktop.domain.combat.tasks import (
+    TaskTiming,
     abort_task_patch,
     first_aid_modifier,
+    roll_task_timing,
     start_task_patch,
+    task_skill_modifier,
     work_task_patch,
 )
 from mneme_desktop.domain.combat.turns import (
@@ -146,6 +151,7 @@ __all__ = [
     "SetCombatantField",
     "SetEncounterField",
     "TargetHit",
+    "TaskTiming",
     "abort_task_patch",
     "add_adversaries_patch",
     "add_characters_patch",
@@ -171,6 +177,8 @@ __all__ = [
     "initiative_from_text",
     "initiative_patch",
     "initiative_ties",
+    "locate_hits",
+    "location_sources",
     "log_as_text",
     "loose_ends",
     "massive_damage_patch",
@@ -187,6 +195,7 @@ __all__ = [
     "remove_condition_patch",
     "resolve_attack",
     "roll_initiative_patch",
+    "roll_task_timing",
     "set_cover_patch",
     "set_damage_patch",
     "set_out_of_fight_patch",
@@ -197,5 +206,6 @@ __all__ = [
     "tactics_modifier",
     "tactics_patch",
     "take_action_patch",
+    "task_skill_modifier",
     "work_task_patch",
 ]

@@ -30,10 +30,11 @@ def _rolls_text(dice: DiceExpression, result: DamageResult, armor: int) -> str:
 
 def _take_hits(
     builder: PatchBuilder, combatant: Combatant, result: DamageResult, source: str,
-    location: HitLocation | None,
+    location: HitLocation | None, where: str = "",
 ) -> list[str]:
     """Put kept damage rolls on a sheet: damage, a record per roll, Bleeding from a single
-    roll of 1/3 HP or more, and a targeted location's crippled/stunned/bleeding effect."""
+    roll of 1/3 HP or more, and the crippled/stunned/bleeding effect of the location hit
+    (targeted, or rolled at random; ``where`` names it, "Primary Hands", default its row)."""
     before = _state(builder.campaign, builder.character(combatant))
     character = builder.edit_character(combatant)
     hp = character.hit_points
@@ -62,7 +63,7 @@ def _take_hits(
                  TargetedEffect.STUNNED: ConditionKind.STUNNED,
                  TargetedEffect.BLEEDING: ConditionKind.BLEEDING}
         if effect is not None and not (effect is TargetedEffect.BLEEDING and bleeding):
-            condition = Condition(kind=kinds[effect], detail=location.name,
+            condition = Condition(kind=kinds[effect], detail=where or location.name,
                                   started_at=builder.now, started_round=builder.round,
                                   encounter_id=builder.encounter.id)
             character.conditions.append(condition)
@@ -123,8 +124,12 @@ def attack_patch(
                         target=hit.target.name,
                         text=f"{hit.target.name} ignores {spec.dice.scale.label}-scale damage")
             continue
-        changes = _take_hits(builder, target, hit.result, source, spec.location)
-        where = f" to the {spec.location.name}" if spec.location is not None else ""
+        landed = outcome.where(hit)
+        changes = _take_hits(builder, target, hit.result, source,
+                             landed[0] if landed else None, landed[1] if landed else "")
+        where = f" to the {landed[1]}" if landed is not None else ""
+        if hit.random_location is not None and landed is not None:
+            where += f" (random hit location: {hit.random_location.dice_text})"
         builder.log(
             actor_id=attacker.id, actor=spec.attacker_name, action=f"Damage: {spec.weapon}",
             target_id=target.id, target=hit.target.name,

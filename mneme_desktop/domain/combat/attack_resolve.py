@@ -6,8 +6,10 @@ Pure: nothing here touches the campaign; :mod:`.attack_apply` writes the outcome
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -34,8 +36,15 @@ from mneme_desktop.rules.damage import (
     roll_damage,
     scale_immune,
 )
-from mneme_desktop.rules.dice import DiceExpression, DiceSource
-from mneme_desktop.rules.wounds import SurvivalRoll, is_massive_damage, roll_massive_damage
+from mneme_desktop.rules.dice import DiceExpression, DiceSource, parse_dice_source
+from mneme_desktop.rules.hit_locations import HitLocation, RolledHitLocation, hit_location_from
+from mneme_desktop.rules.wounds import (
+    SurvivalRoll,
+    TargetedEffect,
+    is_massive_damage,
+    roll_massive_damage,
+    targeted_damage_effect,
+)
 
 
 @dataclass(frozen=True)
@@ -62,10 +71,19 @@ class TargetHit:
     massive_due: bool = False
     """More than HP from this attack with the dice typed at the table: the massive-damage
     roll is the table's too, made from the target's panel (the app does not roll it)."""
+    random_location: RolledHitLocation | None = None
+    """Where an attack that aimed at no location struck, rolled after the hit
+    (:func:`locate_hits`); None: not rolled (or a targeted attack, whose location is the
+    spec's)."""
 
     @property
     def total(self) -> int:
         return 0 if self.result is None else self.result.total
+
+    @property
+    def locatable(self) -> bool:
+        """Damage was rolled against this target (not ignored for its scale)."""
+        return not self.immune and self.result is not None
 
 
 @dataclass(frozen=True)
@@ -100,6 +118,30 @@ class AttackOutcome:
     hits: tuple[TargetHit, ...]
     harm: Harm | None
     notes: tuple[str, ...]
+
+    def where(self, hit: TargetHit) -> tuple[HitLocation, str] | None:
+        """Where ``hit`` landed and its name: the targeted location, or the random one
+        rolled for it (the 1d6 names the primary or secondary foot or hand); None: nowhere
+        in particular."""
+        if self.spec.location is not None:
+            return self.spec.location, self.spec.location.name
+        if hit.random_location is not None:
+            return hit.random_location.location, hit.random_location.name
+        return None
+
+    def location_effect(self, hit: TargetHit) -> TargetedEffect | None:
+        """The Ch.7 targeted-damage effect of ``hit`` where it landed (crippled, stunned,
+        bleeding), if its damage reaches the location's threshold."""
+        where = self.where(hit)
+        if where is None or not hit.total:
+            return None
+        return targeted_damage_effect(where[0].body_area, hit.total, hit.target.hp)
+
+    @property
+    def can_locate(self) -> bool:
+        """A random hit location may be rolled: the attack hit someone and aimed at no
+        location (a targeted attack paid its Difficulty for its own)."""
+        return self.spec.location is None and any(h.locatable for h in self.hits)
 
 
 def _success_effect(spec: AttackSpec, effect: int) -> tuple[bool, int, int]:
@@ -292,6 +334,57 @@ def resolve_attack(
     harm = _harm(spec, fail, rng, typed_return_fire) if fail else None
     return AttackOutcome(spec, check, hit, success_effect, costly, tuple(hits), harm,
                          tuple(notes))
+
+
+def locate_hits(
+    outcome: AttackOutcome, sources: DiceSource | Sequence[DiceSource]
+) -> AttackOutcome:
+    """Roll the random hit location (Ch.6, "Use 2d6 in the Targeted Attack Location table to
+    determine random Hit Location when necessary") for each target the attack hit: 2d6 on
+    the table, and 1d6 for the primary (1-3) or secondary (4-6) foot or hand.
+
+    *Reading:* a random location is determined after the hit, not aimed at: it adds no
+    Difficulty (the roll and its odds are those of the plain attack) and it is refused for
+    a targeted attack, which chose its location and paid for it. One location per target
+    per attack, as a targeted attack's location takes all of the target's damage rolls; the
+    targeted-damage threshold is then met by the attack's total damage to that target.
+
+    ``sources``: one app source rolls every target's location in turn; dice typed at the
+    table come one source per target hit, in the order of the targets. Rolling again
+    replaces the locations.
+    """
+    if outcome.spec.location is not None:
+        raise CombatError(f"a targeted attack hits where it aimed ({outcome.spec.location.name}):"
+                          " a random location is only for an attack that aimed at none")
+    located = [index for index, hit in enumerate(outcome.hits) if hit.locatable]
+    if not located:
+        raise CombatError("no target took damage rolls: a hit location is rolled after a hit")
+    given = [sources] if isinstance(sources, DiceSource) else list(sources)
+    if len(given) == 1 and not given[0].at_table:
+        given = given * len(located)
+    if len(given) != len(located):
+        raise ValueError(f"type one hit location per target hit ({len(located)}), separated "
+                         "by ';': 2d6, then 1d6 for feet or hands (e.g. 3 4; 5 6 2)")
+    hits = list(outcome.hits)
+    for index, source in zip(located, given, strict=True):
+        hits[index] = dataclasses.replace(hits[index],
+                                          random_location=hit_location_from(source))
+    return dataclasses.replace(outcome, hits=tuple(hits))
+
+
+def location_sources(text: str, rng: random.Random | None) -> list[DiceSource]:
+    """The referee's hit-location box read once: empty means the app rolls with ``rng``;
+    otherwise one group of dice per target hit, separated by ';' ("3 4" or "34", and "5 6 2"
+    or "562" with the 1d6 for feet and hands)."""
+    if not text.strip():
+        return [parse_dice_source(text, rng)]
+    sources = []
+    for group in text.split(";"):
+        parts = [p for p in re.split(r"[\s,;+/]+", group.strip()) if p]
+        one_run = len(parts) == 1 and len(parts[0]) in (2, 3)  # "562": a die per digit
+        count = len(parts[0]) if one_run else len(parts)
+        sources.append(parse_dice_source(group, None, count))
+    return sources
 
 
 def _harm(

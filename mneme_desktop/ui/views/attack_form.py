@@ -99,6 +99,10 @@ class AttackForm(QWidget):
 
     _ROLL_TIP = tr_noop(_CTX, "Roll the attack and its damage here (Ctrl+Return)")
     _DICE_TIP = tr_noop(_CTX, "Resolve with the dice typed here (Enter in the dice field)")
+    _LOCATION_TIP = tr_noop(_CTX, "Random hit location for each target hit: 2d6 on the "
+                                  "location table, 1d6 for primary (1-3) or secondary (4-6) "
+                                  "feet and hands; no Difficulty, as nothing was aimed at. "
+                                  "Rolled here, or from the dice typed beside it (Ctrl+L)")
 
     def _build(self) -> None:
         """Make and lay out every widget; the resolver connects them afterwards."""
@@ -200,7 +204,8 @@ class AttackForm(QWidget):
                 f"{location.body_area.value})", location)
         self.location_combo.setToolTip(tr(_CTX, "Targeted attack: harder to hit; limbs cripple "
                                                 "at 1/3 HP, hands/feet at 1/10, the head stuns, "
-                                                "vitals bleed"))
+                                                "vitals bleed. Not aimed: roll a random hit "
+                                                "location after a hit (no Difficulty)"))
         dform.addRow(tr(_CTX, "Targeted"), self.location_combo)
         row = QHBoxLayout()
         self.advantage_spin = QSpinBox(objectName="advantages", minimum=0, maximum=6)
@@ -318,6 +323,19 @@ class AttackForm(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.damage_edit, 1)
         row.addWidget(self.return_fire_edit, 1)
+        rlayout.addLayout(row)
+        self.location_edit = QLineEdit(objectName="location_dice")
+        self.location_edit.setPlaceholderText(tr(_CTX, "location dice (optional): 5 6 2"))
+        self.location_edit.setToolTip(tr(_CTX, "The random hit location rolled at the table: "
+                                               "2d6, then 1d6 for feet or hands; one group per "
+                                               "target hit, separated by ';' (empty: rolled in "
+                                               "the app); Enter rolls it"))
+        self.location_button = QPushButton(tr(_CTX, "Hit &location"),
+                                           objectName="roll_location")
+        self.location_button.setToolTip(tr(_CTX, self._LOCATION_TIP))
+        row = QHBoxLayout()
+        row.addWidget(self.location_edit, 1)
+        row.addWidget(self.location_button)
         rlayout.addLayout(row)
         self.outcome_view = QTextBrowser(objectName="attack_outcome")
         self.outcome_view.setFixedHeight(self.fontMetrics().height() * 7)

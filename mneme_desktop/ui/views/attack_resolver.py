@@ -29,6 +29,8 @@ from mneme_desktop.domain.combat import (
     attack_patch,
     build_attack,
     can_act,
+    locate_hits,
+    location_sources,
     parse_dice_source,
     parse_roll_groups,
     resolve_attack,
@@ -75,6 +77,9 @@ class AttackResolver(AttackForm):
         self._check: CheckResult | None = None
         self._typed: tuple[list[list[int]] | None, list[int] | None] = (None, None)
         self._outcome: AttackOutcome | None = None
+        self._location_dice: list[tuple[int, ...]] = []
+        """The dice of the random hit locations rolled for this roll, one per target hit,
+        put back on the outcome when it is resolved again (a share changed)."""
         self._shown_html: str | None = None
         """What the outcome pane shows now (set again only when it changes)."""
         self._updating = False
@@ -126,7 +131,8 @@ class AttackResolver(AttackForm):
                       self.spend_check):
             check.toggled.connect(self._touched)
         self.targets_model.dataChanged.connect(self._touched)
-        for edit in (self.dice_edit, self.damage_edit, self.return_fire_edit):
+        for edit in (self.dice_edit, self.damage_edit, self.return_fire_edit,
+                     self.location_edit):
             edit.textEdited.connect(self._touched)
         self.attacker_combo.currentIndexChanged.connect(self._attacker_changed)
         self.weapon_combo.currentIndexChanged.connect(self._weapon_changed)
@@ -136,9 +142,12 @@ class AttackResolver(AttackForm):
         self.roll_button.clicked.connect(self.roll)
         self.use_dice_button.clicked.connect(self.use_table_dice)
         self.dice_edit.returnPressed.connect(self.use_table_dice)
+        self.location_button.clicked.connect(self.roll_location)
+        self.location_edit.returnPressed.connect(self.roll_location)
         self.apply_button.clicked.connect(self.apply)
         self.discard_button.clicked.connect(self.discard)
-        for keys, slot in (("Ctrl+Return", self.roll), ("Ctrl+Shift+Return", self.apply)):
+        for keys, slot in (("Ctrl+Return", self.roll), ("Ctrl+Shift+Return", self.apply),
+                           ("Ctrl+L", self.roll_location)):
             shortcut = QShortcut(QKeySequence(keys), self, slot)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self._show_outcome()
@@ -237,6 +246,7 @@ class AttackResolver(AttackForm):
         assert spec is not None
         self._check = attack_check(spec, DiceSource.app(self._rng))
         self._typed = (None, None)
+        self._location_dice = []
         return self._resolve()
 
     def use_table_dice(self) -> AttackOutcome | None:
@@ -258,7 +268,38 @@ class AttackResolver(AttackForm):
             return None
         self._check = check
         self._typed = (typed_damage, typed_fire)
-        return self._resolve()
+        self._location_dice = []
+        outcome = self._resolve()
+        if outcome is not None and outcome.can_locate and self.location_edit.text().strip():
+            return self.roll_location()  # the table rolled the location with the attack
+        return outcome
+
+    def roll_location(self) -> AttackOutcome | None:
+        """Roll the random hit location of each target the attack hit (2d6 on the Ch.6
+        table, 1d6 for primary or secondary feet and hands): in the app, or from the dice
+        typed in the location box. It adds no Difficulty: the roll stands as it was, and
+        Apply puts the location's targeted-damage effect on the sheet."""
+        self._fresh()
+        outcome = self._outcome
+        if outcome is None:
+            problem = tr(_CTX, "Roll the attack first: a random hit location is rolled after "
+                               "a hit")
+            self._problem(problem)
+            self.message.emit(problem)
+            return None
+        try:
+            located = locate_hits(outcome, location_sources(self.location_edit.text(),
+                                                            self._rng))
+        except ValueError as exc:
+            self._problem(str(exc))
+            self.message.emit(str(exc))
+            return None
+        self._location_dice = [hit.random_location.table_dice for hit in located.hits
+                               if hit.random_location is not None]
+        self._problem("")
+        self._outcome = located
+        self._show_outcome()
+        return located
 
     def apply(self) -> bool:
         """Apply the rolled result to every sheet it touches as one undoable step."""
@@ -289,9 +330,11 @@ class AttackResolver(AttackForm):
         self._check = None
         self._outcome = None
         self._typed = (None, None)
+        self._location_dice = []
         self.dice_edit.clear()
         self.damage_edit.clear()
         self.return_fire_edit.clear()
+        self.location_edit.clear()
         self._show_outcome()
 
     # --- reading the encounter ------------------------------------------------------------
@@ -632,6 +675,7 @@ class AttackResolver(AttackForm):
         else:
             self._check = None
             self._outcome = None
+            self._location_dice = []
             self._show_outcome()
 
     # --- resolving ---------------------------------------------------------------------------
@@ -648,6 +692,12 @@ class AttackResolver(AttackForm):
             self._outcome = None
             self._show_outcome()
             return None
+        if self._location_dice:  # the locations already rolled stay where they fell
+            try:
+                outcome = locate_hits(outcome, [DiceSource.table(dice)
+                                                for dice in self._location_dice])
+            except ValueError:  # other targets hit now: roll the locations again
+                self._location_dice = []
         self._problem("")
         self._outcome = outcome
         self._show_outcome()
@@ -659,6 +709,7 @@ class AttackResolver(AttackForm):
     def _show_outcome(self) -> None:
         outcome = self._outcome
         self.apply_button.setEnabled(outcome is not None)
+        self.location_button.setEnabled(outcome is not None and outcome.can_locate)
         self.discard_button.setEnabled(outcome is not None)
         html = tr(_CTX, "<p><i>Roll in the app, or type the dice rolled at the table.</i></p>") \
             if outcome is None else outcome_html(outcome)

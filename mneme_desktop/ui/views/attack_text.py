@@ -5,15 +5,29 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from mneme_desktop.domain.combat import AttackMode, AttackOdds, AttackOutcome, AttackSpec
+from mneme_desktop.domain.combat import (
+    AttackMode,
+    AttackOdds,
+    AttackOutcome,
+    AttackSpec,
+    TargetHit,
+)
 from mneme_desktop.domain.combat.attack_apply import MASSIVE_DUE
 from mneme_desktop.rules.damage import DamageResult
-from mneme_desktop.ui.i18n import tr
+from mneme_desktop.rules.hit_locations import BodyArea
+from mneme_desktop.rules.wounds import TargetedEffect, targeted_damage_threshold
+from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.widgets.plain_text import escaped
 
 _CTX = "AttackText"
 
-__all__ = ["format_percent", "odds_parts", "outcome_html", "roll_text"]
+__all__ = ["format_percent", "location_html", "odds_parts", "outcome_html", "roll_text"]
+
+_EFFECTS = {
+    TargetedEffect.CRIPPLED: tr_noop(_CTX, "Crippled"),
+    TargetedEffect.STUNNED: tr_noop(_CTX, "Stunned"),
+    TargetedEffect.BLEEDING: tr_noop(_CTX, "Bleeding"),
+}
 
 
 def format_percent(chance: Fraction) -> str:
@@ -58,6 +72,27 @@ def _rolls_html(result: DamageResult) -> str:
     return ", ".join(parts)
 
 
+def location_html(outcome: AttackOutcome, hit: TargetHit) -> str:
+    """Where a hit landed (the random location with its dice, or the targeted one) and the
+    targeted-damage effect Apply will put on the sheet; "" when it landed nowhere named."""
+    where = outcome.where(hit)
+    if where is None:
+        return ""
+    location, name = where
+    rolled = hit.random_location
+    if rolled is not None:
+        head = escaped(tr(_CTX, "<p>Hit location ({}): <b>{}</b>"), rolled.dice_text, name)
+    else:
+        head = escaped(tr(_CTX, "<p>Targeted: <b>{}</b>"), name)
+    effect = outcome.location_effect(hit)
+    if effect is not None:
+        return head + escaped(tr(_CTX, ": <b>{}</b></p>"), tr(_CTX, _EFFECTS[effect]))
+    if location.body_area is BodyArea.BODY:
+        return head + tr(_CTX, ": no targeted effect</p>")
+    threshold = targeted_damage_threshold(location.body_area, hit.target.hp)
+    return head + tr(_CTX, ": {0} damage, below {1}: no effect</p>").format(hit.total, threshold)
+
+
 def outcome_html(outcome: AttackOutcome) -> str:
     """The result before it is applied: the roll, each target's damage rolls, the harm."""
     spec, check = outcome.spec, outcome.check
@@ -87,6 +122,7 @@ def outcome_html(outcome: AttackOutcome) -> str:
                              spec.dice, armor)
                      + tr(_CTX, " best {0} kept: {1} = <b>{2} damage</b></p>").format(
                              hit.kept, _rolls_html(hit.result), hit.total))
+        lines.append(location_html(outcome, hit))
         if hit.massive is not None:
             verdict = tr(_CTX, "survives (crippled)") if hit.massive.survived else tr(_CTX, "dies")
             lines.append(tr(_CTX, "<p>Massive damage roll {0}: {1}</p>").format(

@@ -14,10 +14,11 @@ from PySide6.QtWidgets import QListView, QListWidgetItem
 from mneme_desktop.domain import Campaign, Character, ConditionKind, Encounter, Side
 from mneme_desktop.domain import combat as fight
 from mneme_desktop.domain.attack_terms import aim_cap_text
-from mneme_desktop.domain.combat import CombatError, EncounterPatch
+from mneme_desktop.domain.combat import CombatError, EncounterPatch, TaskTiming
+from mneme_desktop.domain.quick_check import TimeUnit
 from mneme_desktop.domain.roll_terms import survival_terms, terms_text
 from mneme_desktop.rules.actions import MINOR_ACTIONS_PER_ROUND, ActionOption, Load, MovementMode
-from mneme_desktop.rules.checks import success_chance
+from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, CheckResult, success_chance
 from mneme_desktop.rules.healing import first_aid_difficulty
 from mneme_desktop.rules.track import damage_track
 from mneme_desktop.rules.wounds import DYING_DIFFICULTY, MASSIVE_DAMAGE_DIFFICULTY, WoundState
@@ -26,6 +27,7 @@ from mneme_desktop.ui.models.roles import ID_ROLE, VALUE_ROLE
 from mneme_desktop.ui.views.attack_text import format_percent
 from mneme_desktop.ui.views.combatant_panel_form import (
     CombatantPanelForm,
+    TimingMode,
     first_aid_task,
     move_label,
     stance_label,
@@ -39,6 +41,12 @@ __all__ = ["CombatantPanel"]
 _CTX = "CombatantPanel"
 
 _MakePatch = Callable[[Campaign, Encounter], EncounterPatch]
+
+_FIRST_AID_CHECK = "\x00first aid"
+"""The timing check's "skill" that is first aid's own check (Medic, EDU, wounds)."""
+_UNITS = {TimeUnit.ROUNDS: (tr_noop(_CTX, "{0} round"), tr_noop(_CTX, "{0} rounds")),
+          TimeUnit.MINUTES: (tr_noop(_CTX, "{0} minute"), tr_noop(_CTX, "{0} minutes")),
+          TimeUnit.HOURS: (tr_noop(_CTX, "{0} hour"), tr_noop(_CTX, "{0} hours"))}
 
 _LOADS = {Load.LIGHT: tr_noop(_CTX, "Light"), Load.MEDIUM: tr_noop(_CTX, "Medium"),
           Load.HEAVY: tr_noop(_CTX, "Heavy")}
@@ -58,6 +66,10 @@ class CombatantPanel(CombatantPanelForm):
         self._dirty = False
         self._gesture_serial = 0
         self._gesture_start: int | None = None
+        # The timing check rolled and not yet used: whose, at which DM and difficulty, its
+        # result and whether the table's dice gave it.
+        self._held_timing: tuple[str, int, int, CheckResult, bool] | None = None
+        self._timing_for: tuple[str, tuple[str, ...]] | None = None
         self._build()
         self._connect()
 
@@ -89,6 +101,18 @@ class CombatantPanel(CombatantPanelForm):
         self.work_dice_edit.returnPressed.connect(
             lambda: self.work_task(self.work_dice_edit.text()))
         self.abort_button.clicked.connect(self.abort_task)
+        self.timing_mode_combo.currentIndexChanged.connect(self._timing_mode_chosen)
+        self.median_spin.valueChanged.connect(self._show_timing)
+        self.median_unit_combo.currentIndexChanged.connect(self._show_timing)
+        self.timing_effect_spin.valueChanged.connect(self._show_timing)
+        self.timing_skill_combo.activated.connect(self._timing_skill_chosen)
+        self.timing_dm_spin.valueChanged.connect(self._timing_check_changed)
+        self.timing_difficulty_spin.valueChanged.connect(self._timing_check_changed)
+        self.timing_dice_edit.textEdited.connect(self._timing_check_changed)
+        self.timing_dice_edit.returnPressed.connect(self.roll_timing)
+        self.timing_roll_button.clicked.connect(self.roll_timing)
+        self.first_aid_check.toggled.connect(self._first_aid_toggled)
+        self.patient_combo.activated.connect(lambda _=0: self._first_aid_check_terms())
         self.add_condition_button.clicked.connect(self.add_condition)
         self.remove_condition_button.clicked.connect(self.remove_condition)
         self.dying_button.clicked.connect(lambda: self.survival_roll(dying=True))
@@ -286,6 +310,8 @@ class CombatantPanel(CombatantPanelForm):
         if task is None:
             self.task_label.setText(tr(_CTX, "Nothing under way. First aid takes 30 rounds; "
                                              "each round's roll shortens or lengthens it."))
+            self._fill_timing_skills(campaign.combatant_character(combatant), combatant.id)
+            self._show_timing()
             return
         target = encounter.find_combatant(task.target_id) if task.target_id else None
         name = campaign.combatant_character(target).name if target else ""
@@ -333,6 +359,151 @@ class CombatantPanel(CombatantPanelForm):
             item = QListWidgetItem(tr(_CTX, "No conditions"))
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             self.conditions_list.addItem(item)
+
+    # --- the timing roll ---------------------------------------------------------------
+
+    def _timing_mode(self) -> TimingMode:
+        mode = self.timing_mode_combo.currentData()
+        return mode if isinstance(mode, TimingMode) else TimingMode.TYPED
+
+    def _fill_timing_skills(self, sheet: Character, combatant_id: str) -> None:
+        """The checks the timing roll can be made with: first aid's own (Medic, EDU), then
+        the combatant's skills; refilled, and the DM worked out again, only for another
+        combatant or other skills, so a DM the referee changed stays as typed."""
+        skills = tuple(tr(_CTX, "{0}-{1}").format(skill.label, skill.level)
+                       for skill in sheet.skills)
+        key = (combatant_id, skills)
+        if key == self._timing_for:
+            return
+        same_person = self._timing_for is not None and self._timing_for[0] == combatant_id
+        self._timing_for = key
+        if not same_person:
+            self._held_timing = None
+        combo = self.timing_skill_combo
+        chosen = combo.currentData()
+        combo.clear()
+        combo.addItem(tr(_CTX, "First aid (Medic, EDU)"), _FIRST_AID_CHECK)
+        for text, skill in zip(skills, sheet.skills, strict=True):
+            combo.addItem(text, skill.label)
+        combo.setCurrentIndex(max(0, combo.findData(chosen)))
+        self._timing_skill_chosen()
+
+    def _timing_skill_chosen(self, _index: int = 0) -> None:
+        """The DM of the chosen check (wounds included) and its Difficulty: first aid's
+        own (8 on another, 10 on oneself), or Average (8) for a skill."""
+        encounter = self._view.encounter()
+        combatant = encounter.find_combatant(self._combatant_id) if (
+            encounter is not None and self._combatant_id) else None
+        if combatant is None:
+            return
+        sheet = self._view.document.campaign.combatant_character(combatant)
+        skill = self.timing_skill_combo.currentData()
+        if skill == _FIRST_AID_CHECK:
+            self.timing_dm_spin.setValue(fight.first_aid_modifier(sheet))
+            self.timing_difficulty_spin.setValue(first_aid_difficulty(
+                on_self=self.patient_combo.currentData() == combatant.id))
+        elif isinstance(skill, str):
+            self.timing_dm_spin.setValue(fight.task_skill_modifier(sheet, skill))
+            self.timing_difficulty_spin.setValue(DEFAULT_DIFFICULTY)
+        self._show_timing()
+
+    def _first_aid_check_terms(self) -> None:
+        if self.timing_skill_combo.currentData() == _FIRST_AID_CHECK:
+            self._timing_skill_chosen()
+
+    def _first_aid_toggled(self, checked: bool) -> None:
+        """First aid's check is the task's check the app knows: ticking first aid makes it
+        the timing check."""
+        if checked:
+            self.timing_skill_combo.setCurrentIndex(
+                max(0, self.timing_skill_combo.findData(_FIRST_AID_CHECK)))
+            self._timing_skill_chosen()
+
+    def _timing_mode_chosen(self, _index: int = 0) -> None:
+        self.show_timing_rows(self._timing_mode())
+        self._show_timing()
+
+    def _timing_check_changed(self, *_args: object) -> None:
+        """Another DM, Difficulty or dice: the check held no longer stands."""
+        self._held_timing = None
+        self._show_timing()
+
+    def _median(self) -> tuple[int, TimeUnit]:
+        unit = self.median_unit_combo.currentData()
+        return self.median_spin.value(), unit if isinstance(unit, TimeUnit) else TimeUnit.ROUNDS
+
+    def task_timing(self) -> TaskTiming | None:
+        """The timing the Start button would use: None for rounds typed, or a roll not yet
+        made."""
+        mode = self._timing_mode()
+        median, unit = self._median()
+        if mode is TimingMode.EFFECT:
+            return TaskTiming(median, unit, self.timing_effect_spin.value())
+        held = self._held_timing
+        if mode is TimingMode.ROLL and held is not None and held[0] == self._combatant_id:
+            check, at_table = held[3], held[4]
+            return TaskTiming(median, unit, check.effect, check,
+                              "dice at the table" if at_table else "rolled")
+        return None
+
+    def _median_text(self, timing: TaskTiming) -> str:
+        one, many = _UNITS[timing.unit]
+        text = tr(_CTX, one if timing.median == 1 else many).format(timing.median)
+        if timing.unit is not TimeUnit.ROUNDS:
+            text = tr(_CTX, "{0} ({1} rounds)").format(text, timing.median_rounds)
+        return text
+
+    def _show_timing(self, *_args: object) -> None:
+        """The share of the median and the length that follows, before anything starts; a
+        check still to roll shows its chance."""
+        mode = self._timing_mode()
+        timing = self.task_timing()
+        self.start_task_button.setEnabled(mode is not TimingMode.ROLL or timing is not None)
+        if mode is TimingMode.TYPED:
+            self.timing_label.clear()
+            return
+        if timing is None:
+            dm, difficulty = self.timing_dm_spin.value(), self.timing_difficulty_spin.value()
+            self.timing_label.setText(tr(
+                _CTX, "Timing check 2d6 DM {0:+d} vs {1} succeeds {2}. Roll timing to see "
+                      "the length, then Start.").format(
+                dm, difficulty, format_percent(success_chance(dm, difficulty))))
+            return
+        check = timing.check
+        if check is None:
+            found = tr(_CTX, "Effect {0:+d}").format(timing.effect)
+        else:
+            how = tr(_CTX, "Table dice") if timing.how == "dice at the table" \
+                else tr(_CTX, "Rolled")
+            found = tr(_CTX, "{0} {1} DM {2:+d} vs {3} = {4}, Effect {5:+d}").format(
+                how, "+".join(map(str, check.kept)), check.modifier, check.difficulty,
+                check.total, timing.effect)
+        text = tr(_CTX, "{0}: {1} of {2} = {3} rounds").format(
+            found, timing.percent, self._median_text(timing), timing.rounds)
+        if timing.modifier.interpolated:
+            text += (tr(_CTX, " (past +2 the time stays at 25%)") if timing.effect > 2 else
+                     tr(_CTX, " (the project's reading for -2, between -1's 150% and -3's "
+                              "200%)") if timing.effect == -2 else
+                     tr(_CTX, " (the project's reading: 25% more a point past -3)"))
+        self.timing_label.setText(text)
+
+    def roll_timing(self) -> bool:
+        """Make the timing check (app roll, or the table's dice typed) and hold its result
+        for Start; nothing changes in the encounter until then."""
+        combatant_id = self._id()
+        try:
+            source = fight.parse_dice_source(self.timing_dice_edit.text(), self._view.rng)
+            median, unit = self._median()
+            dm, difficulty = self.timing_dm_spin.value(), self.timing_difficulty_spin.value()
+            timing = fight.roll_task_timing(median, unit, source, dm, difficulty)
+        except ValueError as exc:
+            self._view.show_message(str(exc))
+            return False
+        assert timing.check is not None
+        self._held_timing = (combatant_id, dm, difficulty, timing.check, source.at_table)
+        self._view.show_message("")
+        self._show_timing()
+        return True
 
     # --- steps -------------------------------------------------------------------------
 
@@ -449,8 +620,20 @@ class CombatantPanel(CombatantPanelForm):
             if target is not None:
                 name = self._view.document.campaign.combatant_character(target).name
                 description = tr(_CTX, "{0} on {1}").format(first_aid_task(), name)
-        return self._run(lambda c, e: fight.start_task_patch(
-            c, e, combatant_id, description, rounds, patient, first_aid))
+        try:
+            timing = self.task_timing()
+        except ValueError as exc:
+            self._view.show_message(str(exc))
+            return False
+        if timing is None and self._timing_mode() is TimingMode.ROLL:
+            self._view.show_message(tr(_CTX, "Roll the timing check first"))
+            return False
+        done = self._run(lambda c, e: fight.start_task_patch(
+            c, e, combatant_id, description, rounds, patient, first_aid, timing))
+        if done:
+            self._held_timing = None
+            self.timing_dice_edit.clear()
+        return done
 
     def work_task(self, dice_text: str | None) -> bool:
         combatant_id = self._id()

@@ -4,6 +4,8 @@ conditions and survival rolls, extended actions. Kept apart from what they do
 
 from __future__ import annotations
 
+from enum import Enum
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -23,7 +25,14 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.domain import ConditionKind, Side
-from mneme_desktop.rules.actions import FIRST_AID_ROUNDS, ActionOption, MovementMode, Stance
+from mneme_desktop.domain.quick_check import MAX_DURATION, TimeUnit
+from mneme_desktop.rules.actions import (
+    FIRST_AID_ROUNDS,
+    ROUND_SECONDS,
+    ActionOption,
+    MovementMode,
+    Stance,
+)
 from mneme_desktop.rules.checks import CoverLevel
 from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.action_catalog_model import ActionCatalogModel
@@ -33,7 +42,7 @@ from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
 from mneme_desktop.ui.widgets.narrow import shrink_lists
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
-__all__ = ["CombatantPanelForm", "first_aid_task", "move_label", "stance_label"]
+__all__ = ["CombatantPanelForm", "TimingMode", "first_aid_task", "move_label", "stance_label"]
 
 _CTX = "CombatantPanelForm"
 
@@ -42,6 +51,23 @@ _MOVES = {MovementMode.MOVE: tr_noop(_CTX, "Move"), MovementMode.DASH: tr_noop(_
 _STANCES = {Stance.STANDING: tr_noop(_CTX, "Standing"), Stance.CROUCHED: tr_noop(_CTX, "Crouched"),
             Stance.PRONE: tr_noop(_CTX, "Prone")}
 _FIRST_AID_TASK = tr_noop(_CTX, "First Aid")
+
+
+class TimingMode(Enum):
+    """How a task's length is found: rounds typed, or a timing roll whose Effect is typed
+    or made by the app (or read from the table's dice)."""
+
+    TYPED = "typed"
+    EFFECT = "effect"
+    ROLL = "roll"
+
+
+_TIMING_MODES = {TimingMode.TYPED: tr_noop(_CTX, "Rounds typed"),
+                 TimingMode.EFFECT: tr_noop(_CTX, "Timing: Effect typed"),
+                 TimingMode.ROLL: tr_noop(_CTX, "Timing: check rolled")}
+_TIME_UNITS = {TimeUnit.ROUNDS: tr_noop(_CTX, "rounds"),
+               TimeUnit.MINUTES: tr_noop(_CTX, "minutes"),
+               TimeUnit.HOURS: tr_noop(_CTX, "hours")}
 
 
 def move_label(mode: MovementMode) -> str:
@@ -234,22 +260,91 @@ class CombatantPanelForm(QWidget):
         self.task_desc_edit = QLineEdit(first_aid_task(), objectName="task_description")
         start.addRow(tr(_CTX, "Task"), self.task_desc_edit)
         row = QHBoxLayout()
-        self.task_rounds_spin = QSpinBox(objectName="task_rounds", minimum=1, maximum=10000,
-                                         value=FIRST_AID_ROUNDS)
-        self.task_rounds_spin.setSuffix(tr(_CTX, " rounds"))
-        self.task_rounds_spin.setAccessibleName(tr(_CTX, "Task length in rounds"))
+        self.patient_combo = QComboBox(objectName="patient")
         self.first_aid_check = QCheckBox(tr(_CTX, "First aid"), objectName="first_aid")
         self.first_aid_check.setChecked(True)
         self.first_aid_check.setToolTip(tr(_CTX, "Completing first aid heals its Effect (at "
                                                  "least 1), stops bleeding and stabilises the "
                                                  "dying for END hours"))
-        row.addWidget(self.task_rounds_spin)
+        row.addWidget(self.patient_combo, 1)
         row.addWidget(self.first_aid_check)
+        start.addRow(tr(_CTX, "On"), row)
+        row = QHBoxLayout()
+        self.timing_mode_combo = QComboBox(objectName="task_timing_mode")
+        for timing in TimingMode:
+            self.timing_mode_combo.addItem(tr(_CTX, _TIMING_MODES[timing]), timing)
+        self.timing_mode_combo.setToolTip(tr(_CTX, "Type the rounds, or find them with a "
+                                                   "timing roll: the median duration times "
+                                                   "the Ch.3 time table's share for the "
+                                                   "check's Effect"))
+        self.timing_mode_combo.setAccessibleName(tr(_CTX, "How the task's length is found"))
+        self.task_rounds_spin = QSpinBox(objectName="task_rounds", minimum=1, maximum=10000,
+                                         value=FIRST_AID_ROUNDS)
+        self.task_rounds_spin.setSuffix(tr(_CTX, " rounds"))
+        self.task_rounds_spin.setAccessibleName(tr(_CTX, "Task length in rounds"))
+        row.addWidget(self.timing_mode_combo, 1)
+        row.addWidget(self.task_rounds_spin)
         start.addRow(tr(_CTX, "Length"), row)
-        self.patient_combo = QComboBox(objectName="patient")
-        start.addRow(tr(_CTX, "On"), self.patient_combo)
+        row = QHBoxLayout()
+        self.median_spin = QSpinBox(objectName="task_median", minimum=1,
+                                    maximum=MAX_DURATION, value=FIRST_AID_ROUNDS)
+        self.median_spin.setAccessibleName(tr(_CTX, "Median duration"))
+        self.median_spin.setToolTip(tr(_CTX, "How long the task takes on a bare success "
+                                             "(Effect 0); first aid: 30 rounds"))
+        self.median_unit_combo = QComboBox(objectName="task_median_unit")
+        for unit in TimeUnit:
+            self.median_unit_combo.addItem(tr(_CTX, _TIME_UNITS[unit]), unit)
+        self.median_unit_combo.setToolTip(tr(_CTX, "A minute is {0} rounds of {1} seconds")
+                                          .format(60 // ROUND_SECONDS, ROUND_SECONDS))
+        row.addWidget(self.median_spin, 1)
+        row.addWidget(self.median_unit_combo, 1)
+        self._timing_row_median = start.rowCount()
+        start.addRow(tr(_CTX, "Median"), row)
+        self.timing_effect_spin = QSpinBox(objectName="task_timing_effect", minimum=-12,
+                                           maximum=12)
+        self.timing_effect_spin.setPrefix(tr(_CTX, "Effect "))
+        self.timing_effect_spin.setAccessibleName(tr(_CTX, "Timing check Effect"))
+        self.timing_effect_spin.setToolTip(tr(_CTX, "The Effect of the task's check, rolled "
+                                                    "at the table or elsewhere"))
+        self._timing_row_effect = start.rowCount()
+        start.addRow(tr(_CTX, "Effect"), self.timing_effect_spin)
+        row = QHBoxLayout()
+        self.timing_skill_combo = QComboBox(objectName="task_timing_skill")
+        self.timing_skill_combo.setToolTip(tr(_CTX, "The skill the timing check is made "
+                                                    "with: sets the DM (wounds included)"))
+        self.timing_skill_combo.setAccessibleName(tr(_CTX, "Timing check skill"))
+        self.timing_dm_spin = QSpinBox(objectName="task_timing_dm", minimum=-15, maximum=15)
+        self.timing_dm_spin.setPrefix(tr(_CTX, "DM "))
+        self.timing_dm_spin.setAccessibleName(tr(_CTX, "Timing check DM"))
+        self.timing_difficulty_spin = QSpinBox(objectName="task_timing_difficulty",
+                                               minimum=2, maximum=20, value=8)
+        self.timing_difficulty_spin.setPrefix(tr(_CTX, "vs "))
+        self.timing_difficulty_spin.setAccessibleName(tr(_CTX, "Timing check difficulty"))
+        row.addWidget(self.timing_skill_combo, 1)
+        row.addWidget(self.timing_dm_spin)
+        row.addWidget(self.timing_difficulty_spin)
+        self._timing_row_check = start.rowCount()
+        start.addRow(tr(_CTX, "Check"), row)
+        row = QHBoxLayout()
+        self.timing_dice_edit = QLineEdit(objectName="task_timing_dice")
+        self.timing_dice_edit.setPlaceholderText(tr(_CTX, "table dice (empty: roll)"))
+        self.timing_dice_edit.setAccessibleName(tr(_CTX, "Timing dice rolled at the table"))
+        self.timing_roll_button = QPushButton(tr(_CTX, "Roll timing"),
+                                              objectName="task_timing_roll")
+        self.timing_roll_button.setToolTip(tr(_CTX, "Make the timing check (the table's dice "
+                                                    "if typed) and show the length; Start "
+                                                    "then begins the task"))
+        row.addWidget(self.timing_dice_edit, 1)
+        row.addWidget(self.timing_roll_button)
+        self._timing_row_dice = start.rowCount()
+        start.addRow(tr(_CTX, "Dice"), row)
+        self.timing_label = QLabel(objectName="task_timing")
+        self.timing_label.setWordWrap(True)
+        self._timing_row_label = start.rowCount()
+        start.addRow(self.timing_label)
         self.start_task_button = QPushButton(tr(_CTX, "Start"), objectName="start_task")
         start.addRow(self.start_task_button)
+        self._start_form = start
         tform.addRow(self.task_start)
         self.task_work = QWidget()
         work = QFormLayout(self.task_work)
@@ -285,7 +380,20 @@ class CombatantPanelForm(QWidget):
         # Hidden while no combatant is chosen, so nothing of the last one shows.
         self._body: tuple[QWidget, ...] = (self.side_combo, self.out_check, self.hp_bar,
                                            actions, position, conditions, task)
+        self.show_timing_rows(TimingMode.TYPED)
         self._fit_narrow_panel()
+
+    def show_timing_rows(self, mode: TimingMode) -> None:
+        """The rounds typed, or the timing roll's rows: the median always, then the Effect
+        typed, or the check, its dice and the button that rolls it."""
+        timed = mode is not TimingMode.TYPED
+        self.task_rounds_spin.setVisible(not timed)
+        form = self._start_form
+        form.setRowVisible(self._timing_row_median, timed)
+        form.setRowVisible(self._timing_row_effect, mode is TimingMode.EFFECT)
+        form.setRowVisible(self._timing_row_check, mode is TimingMode.ROLL)
+        form.setRowVisible(self._timing_row_dice, mode is TimingMode.ROLL)
+        form.setRowVisible(self._timing_row_label, timed)
 
     def _fit_narrow_panel(self) -> None:
         """The panel shares a 1280-pixel screen with the turn order: lists shrink to a few
