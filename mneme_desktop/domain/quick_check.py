@@ -8,6 +8,11 @@ odds are the rules core's exact :func:`~mneme_desktop.rules.checks.success_chanc
 roll is resolved by :func:`~mneme_desktop.rules.checks.check_from` from one
 :class:`~mneme_desktop.rules.dice.DiceSource` (typed at the table or rolled by the app).
 
+A check may be made *against* an opponent (Ch.6 Deliberate Stealth and Scan/Search): the
+Difficulty is then :func:`~mneme_desktop.rules.checks.opposed_stealth_difficulty`, 8 + the
+opponent's Recon or Stealth (unskilled -3) + their ChM + their conditions, counted the way the
+app counts them on the opponent's own rolls (the wound penalty of :mod:`roll_terms`).
+
 A resolved check (or a bare dice expression, "3d6-2", "D 2d6") becomes one :class:`Patch`:
 a line in the shown encounter's log, or an entry in the campaign journal.
 """
@@ -23,15 +28,21 @@ from mneme_desktop.domain.campaign import Campaign, JournalEntry
 from mneme_desktop.domain.character import Character, Characteristic
 from mneme_desktop.domain.edits import AddJournalEntry, AppendLog, Edit, Patch
 from mneme_desktop.domain.encounter import Encounter, EncounterLogEntry
-from mneme_desktop.domain.roll_terms import Modifier, terms_text, wound_terms
+from mneme_desktop.domain.roll_terms import Modifier, terms_text, wound_modifier, wound_terms
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.rules.checks import (
     DEFAULT_DIFFICULTY,
+    RECON,
+    STEALTH,
     UNSKILLED,
     CheckResult,
+    DifficultyBreakdown,
+    DifficultyTerm,
     check_from,
     difficulty_label,
     net_advantage,
+    opposed_stealth_difficulty,
+    opposing_skill,
     success_chance,
 )
 from mneme_desktop.rules.dice import DiceExpression, DiceRoll, DiceSource, parse_dice
@@ -40,6 +51,8 @@ __all__ = [
     "MAX_ADVANTAGE",
     "MAX_DURATION",
     "MAX_OTHER_DM",
+    "OPPOSING_CHARACTERISTICS",
+    "OPPOSING_SKILLS",
     "CandidateKind",
     "CheckCandidate",
     "CheckOdds",
@@ -54,6 +67,8 @@ __all__ = [
     "check_odds",
     "check_terms",
     "combatant_sheet_id",
+    "opposing_characteristic",
+    "opposition",
     "resolve_check",
     "roll_expression",
 ]
@@ -64,6 +79,14 @@ MAX_OTHER_DM = 20
 """Largest DM the referee adds by hand (equipment, conditions, aid), either way."""
 MAX_DURATION = 9999
 """Largest amount of rounds, minutes or hours a check is said to take."""
+
+
+OPPOSING_SKILLS = (RECON, STEALTH)
+"""The skills an opponent opposes with (Ch.6): Recon against Deliberate Stealth, Stealth
+against Scan/Search."""
+OPPOSING_CHARACTERISTICS = {RECON: Characteristic.INT, STEALTH: Characteristic.DEX}
+"""Whose ChM the opposing skill adds. Ch.6 says only "Adversary ChM"; the project's reading is
+INT for Recon (noticing) and DEX for Stealth (moving unseen). The referee can change it."""
 
 
 class QuickCheckError(ValueError):
@@ -106,7 +129,12 @@ class Duration:
 @dataclass(frozen=True)
 class CheckRequest:
     """What the referee asked for. ``skill`` None (or blank) is a check on the characteristic
-    alone; a skill the character does not hold rolls unskilled (-3)."""
+    alone; a skill the character does not hold rolls unskilled (-3).
+
+    ``opponent_id`` makes it a check against that sheet (Ch.6 stealth rules): ``difficulty``
+    is then ignored and worked out from the opponent's ``opposing_skill`` (blank: the one
+    :func:`~mneme_desktop.rules.checks.opposing_skill` names for ``skill``) and
+    ``opposing_characteristic`` (None: :data:`OPPOSING_CHARACTERISTICS`)."""
 
     sheet_id: str
     skill: str | None = None
@@ -115,6 +143,9 @@ class CheckRequest:
     advantages: int = 0
     disadvantages: int = 0
     other_dm: int = 0
+    opponent_id: str | None = None
+    opposing_skill: str | None = None
+    opposing_characteristic: Characteristic | None = None
 
     def __post_init__(self) -> None:
         for what, count in (("advantages", self.advantages),
@@ -146,6 +177,9 @@ class CheckOdds:
     difficulty: int
     advantage: int
     chance: Fraction
+    difficulty_terms: tuple[DifficultyTerm, ...] = ()
+    """How the Difficulty was made, term by term (empty: the referee set it)."""
+    opponent: str | None = None
 
     @property
     def modifier(self) -> int:
@@ -213,15 +247,52 @@ def _what(request: CheckRequest) -> str:
     return skill or code or "2d6"
 
 
+def opposing_characteristic(skill: str) -> Characteristic | None:
+    """The characteristic :data:`OPPOSING_CHARACTERISTICS` pairs with an opposing skill."""
+    name = (skill or "").split("(", 1)[0].strip().casefold()
+    return next((code for held, code in OPPOSING_CHARACTERISTICS.items()
+                 if held.casefold() == name), None)
+
+
+def opposition(opponent: Character, skill: str,
+               characteristic: Characteristic | None = None) -> DifficultyBreakdown:
+    """The Difficulty of a check against ``opponent`` (Ch.6 Deliberate Stealth, Scan/Search):
+    8 + their ``skill`` (unskilled -3) + their ChM + their wounds (Ch.7, as on their own
+    rolls)."""
+    name = skill.strip()
+    if not name:
+        raise QuickCheckError("against an opponent, choose their opposing skill "
+                              f"({RECON} or {STEALTH})")
+    code = characteristic if characteristic is not None else opposing_characteristic(name)
+    if code is None:
+        raise QuickCheckError(f"choose whose characteristic modifier {opponent.name}'s "
+                              f"{name} adds")
+    try:
+        chm = opponent.characteristic_modifier(code)
+    except ValueError as error:
+        raise QuickCheckError(f"{opponent.name}: {error}") from None
+    return opposed_stealth_difficulty(name, opponent.skill_level(name), code.value.upper(), chm,
+                                      wound_modifier(opponent), opponent.name, "wounds")
+
+
 def check_odds(campaign: Campaign, request: CheckRequest) -> CheckOdds:
     """The check as it stands before the roll, with its exact chance of success."""
     character = _sheet(campaign, request.sheet_id)
     terms = check_terms(character, request.skill_name, request.characteristic,
                         request.other_dm)
     modifier = sum(term.value for term in terms)
-    return CheckOdds(character.name, _what(request), terms, request.difficulty,
-                     request.advantage,
-                     success_chance(modifier, request.difficulty, request.advantage))
+    difficulty = request.difficulty
+    difficulty_terms: tuple[DifficultyTerm, ...] = ()
+    opponent_name: str | None = None
+    if request.opponent_id is not None:
+        opponent = _sheet(campaign, request.opponent_id)
+        skill = (request.opposing_skill or "").strip() or opposing_skill(request.skill_name)
+        breakdown = opposition(opponent, skill or "", request.opposing_characteristic)
+        difficulty, difficulty_terms = breakdown.total, breakdown.terms
+        opponent_name = opponent.name
+    return CheckOdds(character.name, _what(request), terms, difficulty, request.advantage,
+                     success_chance(modifier, difficulty, request.advantage),
+                     difficulty_terms, opponent_name)
 
 
 # --- who can roll ------------------------------------------------------------------------
@@ -340,12 +411,18 @@ def resolve_check(campaign: Campaign, request: CheckRequest, source: DiceSource,
     terms = terms_text(odds.terms) or "no DM"
     advantage = f", net advantage {_signed(odds.advantage)}" if odds.advantage else ""
     verdict = "success" if result.success else "failure"
-    line = (f"{odds.name}: {odds.what} vs {odds.difficulty_text}: {source.how} {dice} "
+    against = ""
+    if odds.opponent is not None:
+        made = ", ".join(f"{t.label} {t.value:+d}" for t in odds.difficulty_terms[1:])
+        against = f" against {odds.opponent} ({odds.difficulty_terms[0].value}, {made})"
+    line = (f"{odds.name}: {odds.what} vs {odds.difficulty_text}{against}: {source.how} {dice} "
             f"{_signed(odds.modifier)} ({terms}){advantage} = {result.total}; "
             f"Effect {_signed(result.effect)}, {verdict} (chance was {chance_text(odds.chance)})")
     if duration is not None:
         line += f"; took {duration.text}"
     title = f"Check: {odds.name}, {odds.what}"
+    if odds.opponent is not None:
+        title += f" against {odds.opponent}"
     patch = _record(campaign, encounter_id, title, line, actor_id=request.sheet_id,
                     actor=odds.name, action=f"Check: {odds.what}", result=result)
     return CheckOutcome(odds, result, line, patch)

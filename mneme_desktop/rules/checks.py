@@ -21,6 +21,8 @@ __all__ = [
     "DEFAULT_DIFFICULTY",
     "RECKLESS_EFFECT_PENALTY",
     "RECKLESS_ROLL_BONUS",
+    "RECON",
+    "STEALTH",
     "UNSKILLED",
     "CheckResult",
     "CoverLevel",
@@ -41,6 +43,8 @@ __all__ = [
     "effect_distribution",
     "from_pseudo_hex",
     "net_advantage",
+    "opposed_stealth_difficulty",
+    "opposing_skill",
     "pseudo_hex",
     "reckless",
     "reckless_effect",
@@ -520,6 +524,61 @@ def attack_difficulty(
         *other,
     ]
     terms.extend(term for term in candidates if term.value != 0)
+    return DifficultyBreakdown(tuple(terms))
+
+
+# --- stealth against recon ---------------------------------------------------------------
+
+STEALTH = "Stealth"
+RECON = "Recon"
+_OPPOSING_SKILLS = {STEALTH.lower(): RECON, RECON.lower(): STEALTH}
+_STEALTH_RULE = ("Ch.6 Deliberate Stealth and Scan/Search: "
+                 "Difficulty 8 + the opponent's skill + ChM + conditions")
+
+
+def opposing_skill(skill: str | None) -> str | None:
+    """The skill that opposes ``skill`` in Ch.6's stealth rules, or None where they say
+    nothing: Deliberate Stealth rolls Stealth against the adversary's Recon, Scan/Search rolls
+    Recon against the adversary's Stealth. A specialty is ignored ("Recon (Urban)" is Recon);
+    case does not matter."""
+    name = (skill or "").split("(", 1)[0].strip().lower()
+    return _OPPOSING_SKILLS.get(name)
+
+
+def opposed_stealth_difficulty(
+    skill: str,
+    skill_level: int | None,
+    characteristic: str,
+    characteristic_modifier: int,
+    conditions: int = 0,
+    opponent: str = "Opponent",
+    conditions_label: str = "conditions",
+) -> DifficultyBreakdown:
+    """The Difficulty of Deliberate Stealth or Scan/Search (Ch.6 Actions, Significant Actions).
+
+    "Roll stealth against Difficulty equal 8 + Adversary's Recon + Adversary ChM + Adversary's
+    Conditions to detect"; Scan/Search rolls "Recon against Difficulty 8 + Adversary Stealth +
+    Adversary ChM + Conditions". ``skill`` is the opponent's opposing skill and
+    ``skill_level`` its level, None when the opponent lacks it (unskilled, -3 as in Ch.3).
+    ``characteristic`` names the ChM's characteristic (the chapter does not; the caller
+    chooses) and ``conditions`` is the opponent's conditions as a DM on their own rolls (a
+    wounded opponent's -2 lowers the Difficulty by 2), labelled ``conditions_label`` (the
+    caller names what it counted). Terms: base, skill and ChM always (a Skill-0 or a ChM of
+    +0 is still shown), conditions when not 0.
+    """
+    level = UNSKILLED if skill_level is None else skill_level
+    skill_label = (f"{opponent}: unskilled ({skill})" if skill_level is None
+                   else f"{opponent}: {skill}-{skill_level}")
+    terms = [
+        DifficultyTerm("Base difficulty", DEFAULT_DIFFICULTY, _STEALTH_RULE, TermKind.BASE),
+        DifficultyTerm(skill_label, level,
+                       "Ch.3 unskilled" if skill_level is None else _STEALTH_RULE),
+        DifficultyTerm(f"{opponent}: {characteristic} DM", characteristic_modifier,
+                       _STEALTH_RULE),
+    ]
+    if conditions:
+        terms.append(DifficultyTerm(f"{opponent}: {conditions_label}", conditions, _STEALTH_RULE,
+                                    TermKind.CONDITION))
     return DifficultyBreakdown(tuple(terms))
 
 

@@ -7,9 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from mneme_desktop.domain import Character, Characteristic, Characteristics
+from mneme_desktop.domain import Character, Characteristic, Characteristics, Skill
 from mneme_desktop.domain.edits import AddJournalEntry, AppendLog
 from mneme_desktop.domain.quick_check import (
+    OPPOSING_CHARACTERISTICS,
+    OPPOSING_SKILLS,
     CandidateKind,
     CheckRequest,
     Duration,
@@ -20,6 +22,8 @@ from mneme_desktop.domain.quick_check import (
     check_odds,
     check_terms,
     combatant_sheet_id,
+    opposing_characteristic,
+    opposition,
     resolve_check,
     roll_expression,
 )
@@ -179,3 +183,79 @@ def test_durations_read_as_said():
     assert Duration(1, TimeUnit.HOURS).text == "1 hour"
     assert Duration(10, TimeUnit.MINUTES).text == "10 minutes"
     assert Duration(2, TimeUnit.ROUNDS).seconds == 12
+
+
+# --- against an opponent: Ch.6 Deliberate Stealth and Scan/Search ---------------------------
+
+
+def scout_campaign():
+    """Mara (no Stealth, DEX 9) and Tomas, given Recon-2 (INT 10) and 6 damage (wounds -2)."""
+    campaign = make_campaign()
+    mara, _ilse, tomas = campaign.characters
+    tomas = tomas.model_copy(update={"damage": 6, "skills": [
+        *tomas.skills, Skill(name="Recon", level=2)]})
+    campaign.put_sheet(tomas)
+    return campaign, mara, tomas
+
+
+def test_stealth_against_an_opponent_is_eight_plus_recon_chm_and_wounds():
+    campaign, mara, tomas = scout_campaign()
+    request = CheckRequest(mara.id, "Stealth", Characteristic.DEX, difficulty=4,
+                           opponent_id=tomas.id)
+    odds = check_odds(campaign, request)
+    assert [(t.label, t.value) for t in odds.difficulty_terms] == [
+        ("Base difficulty", 8), ("Tomas Okoro: Recon-2", 2), ("Tomas Okoro: INT DM", 1),
+        ("Tomas Okoro: wounds", -2)]
+    assert odds.difficulty == 9  # the typed 4 is ignored against an opponent
+    assert odds.opponent == "Tomas Okoro"
+    assert odds.modifier == -2  # unskilled -3, DEX 9 +1
+    assert odds.chance == success_chance(-2, 9)
+    assert [t.value for t in odds.difficulty_terms] == [
+        t.value for t in opposition(campaign.find_sheet(tomas.id), "Recon").terms]
+
+
+def test_recon_against_an_opponent_takes_their_stealth_with_dex_and_can_be_changed():
+    campaign, mara, tomas = scout_campaign()
+    odds = check_odds(campaign, CheckRequest(tomas.id, "Recon", opponent_id=mara.id))
+    assert [(t.label, t.value) for t in odds.difficulty_terms] == [
+        ("Base difficulty", 8), ("Mara Vey: unskilled (Stealth)", UNSKILLED),
+        ("Mara Vey: DEX DM", 1)]
+    assert odds.difficulty == 6
+    changed = check_odds(campaign, CheckRequest(
+        tomas.id, "Recon", opponent_id=mara.id, opposing_skill="Stealth",
+        opposing_characteristic=Characteristic.INT))
+    assert changed.difficulty_terms[2].label == "Mara Vey: INT DM"
+    assert changed.difficulty == 5
+    assert opposing_characteristic("recon (urban)") is Characteristic.INT
+    assert opposing_characteristic("Stealth") is Characteristic.DEX
+    assert opposing_characteristic("Tactics") is None
+
+
+def test_an_opposed_check_needs_an_opposing_skill_and_a_characteristic_the_sheet_has():
+    campaign, mara, tomas = scout_campaign()
+    with pytest.raises(QuickCheckError, match="Recon or Stealth"):
+        check_odds(campaign, CheckRequest(mara.id, "Tactics", opponent_id=tomas.id))
+    with pytest.raises(QuickCheckError, match="characteristic modifier"):
+        check_odds(campaign, CheckRequest(mara.id, "Tactics", opponent_id=tomas.id,
+                                          opposing_skill="Athletics"))
+    with pytest.raises(QuickCheckError, match=r"Tomas Okoro: .*PSI"):
+        check_odds(campaign, CheckRequest(mara.id, "Stealth", opponent_id=tomas.id,
+                                          opposing_characteristic=Characteristic.PSI))
+    with pytest.raises(QuickCheckError, match="no longer"):
+        check_odds(campaign, CheckRequest(mara.id, "Stealth", opponent_id="gone"))
+    assert OPPOSING_SKILLS == ("Recon", "Stealth")
+    assert OPPOSING_CHARACTERISTICS["Recon"] is Characteristic.INT
+
+
+def test_the_logged_line_says_who_it_was_against_and_how_the_difficulty_was_made():
+    campaign, mara, tomas = scout_campaign()
+    request = CheckRequest(mara.id, "Stealth", Characteristic.DEX, opponent_id=tomas.id)
+    outcome = resolve_check(campaign, request, DiceSource.table((6, 5)))
+    assert outcome.line == (
+        "Mara Vey: Stealth (DEX) vs Average +1 (9) against Tomas Okoro (8, Tomas Okoro: "
+        "Recon-2 +2, Tomas Okoro: INT DM +1, Tomas Okoro: wounds -2): dice at the table 6+5 "
+        "-2 (Unskilled (Stealth) -3, DEX DM +1) = 9; Effect +0, success "
+        f"(chance was {chance_text(success_chance(-2, 9))})")
+    assert outcome.patch.text == "Check: Mara Vey, Stealth (DEX) against Tomas Okoro"
+    (edit,) = outcome.patch.edits
+    assert isinstance(edit, AddJournalEntry)

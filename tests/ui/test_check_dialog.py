@@ -196,3 +196,70 @@ def test_the_panel_follows_a_wound_and_is_one_panel(qtbot, window):
     window.select_entity(tomas.id)
     assert open_panel(qtbot, window) is panel
     assert panel.who_combo.currentData() == tomas.id
+
+
+def test_stealth_against_an_opponent_sets_the_difficulty_term_by_term(qtbot, window):
+    """Ch.6: Deliberate Stealth against Recon, Scan/Search against Stealth: 8 + the
+    opponent's skill + ChM + wounds; the opposing skill follows the checking skill."""
+    sef, mara = person(window, "Sef Adeyemi"), person(window, "Mara Vey")
+    window.select_entity(sef.id)
+    panel = open_panel(qtbot, window)
+    assert panel.opponent_combo.currentText() == "nobody: set the Difficulty"
+    assert panel.difficulty_terms_label.text() == "set by hand"
+    assert not panel.opposing_skill_combo.isEnabled()
+    type_into(qtbot, panel.skill_combo, "Stealth")
+    choose(qtbot, panel.opponent_combo, "Mara Vey")
+    assert panel.opposing_skill_combo.currentText() == "their Recon"
+    assert panel.opposing_characteristic_combo.currentText() == "INT"
+    assert panel.difficulty_spin.value() == 9
+    assert panel.difficulty_terms_label.text() == (
+        "Base difficulty 8, Mara Vey: Recon-1 +1, Mara Vey: INT DM +0 = 9")
+    assert "Ch.6 Deliberate Stealth" in panel.difficulty_terms_label.toolTip()
+    assert panel.chance_label.text() == "5/12 (41.7%) on 2d6"  # Stealth-1: 2d6 >= 8
+    choose(qtbot, panel.opposing_characteristic_combo, "DEX")  # the referee's choice
+    assert panel.difficulty_spin.value() == 10
+    assert panel.odds() == check_odds(window.document.campaign, CheckRequest(
+        sef.id, "Stealth", difficulty=10, opponent_id=mara.id,
+        opposing_skill="Recon", opposing_characteristic=Characteristic.DEX))
+
+    type_into(qtbot, panel.skill_combo, "Recon")  # Scan/Search: against her Stealth, DEX
+    assert panel.opposing_skill_combo.currentText() == "their Stealth"
+    assert panel.opposing_characteristic_combo.currentText() == "DEX"
+    assert panel.difficulty_terms_label.text() == (
+        "Base difficulty 8, Mara Vey: unskilled (Stealth) -3, Mara Vey: DEX DM +1 = 6")
+    assert panel.difficulty_spin.value() == 6
+    assert panel.difficulty_combo.currentText() == "Routine (6)"
+    type_into(qtbot, panel.dice_edit, "2 3")
+    qtbot.keyClick(panel.dice_edit, Qt.Key.Key_Return)
+    assert window.document.campaign.journal[-1].text.startswith(
+        "Sef Adeyemi: Recon vs Routine (6) against Mara Vey (8, Mara Vey: unskilled (Stealth) "
+        "-3, Mara Vey: DEX DM +1): dice at the table 2+3 +2 (Recon-2 +2) = 7; Effect +1, "
+        "success")
+
+    type_into(qtbot, panel.difficulty_spin, "6")  # typed by hand, even the same number
+    assert panel.opponent_id() is None
+    assert panel.difficulty_terms_label.text() == "set by hand"
+    assert panel.odds() is not None and panel.odds().opponent is None
+    assert panel.difficulty_spin.value() == 6
+
+
+def test_the_opponents_wounds_lower_the_difficulty_and_a_named_difficulty_clears_it(
+        qtbot, window):
+    mara = person(window, "Mara Vey")
+    window.select_entity(mara.id)
+    panel = open_panel(qtbot, window)
+    type_into(qtbot, panel.skill_combo, "Stealth")
+    choose(qtbot, panel.opponent_combo, "Ilse Brandt")  # 11 damage: wounds -3, no Recon
+    assert panel.difficulty_terms_label.text() == (
+        "Base difficulty 8, Ilse Brandt: unskilled (Recon) -3, Ilse Brandt: INT DM +0, "
+        "Ilse Brandt: wounds -3 = 2")
+    assert panel.difficulty_spin.value() == 2
+    choose(qtbot, panel.opposing_skill_combo, "their Stealth")  # changeable
+    assert panel.opposing_characteristic_combo.currentText() == "DEX"
+    assert panel.difficulty_spin.value() == 2  # unskilled -3, DEX 8 +0, wounds -3
+    panel.difficulty_combo.setFocus()
+    qtbot.keyClick(panel.difficulty_combo, Qt.Key.Key_End)
+    qtbot.keyClick(panel.difficulty_combo, Qt.Key.Key_Up)  # Formidable (14)
+    assert panel.opponent_id() is None
+    assert panel.difficulty_spin.value() == 14
+    assert panel.odds() is not None and panel.odds().difficulty == 14

@@ -42,9 +42,11 @@ from mneme_desktop.domain.combat.attack_spec import (
     AttackSpec,
     AttackTarget,
     Defence,
+    HelplessTarget,
     ReturnFire,
     armor_of,
     build_attack,
+    helpless_target,
 )
 from mneme_desktop.domain.combat.common import CombatError
 from mneme_desktop.domain.combat.conditions import (
@@ -139,6 +141,7 @@ __all__ = [
     "DiceSource",
     "EncounterPatch",
     "Harm",
+    "HelplessTarget",
     "InsertCombatant",
     "Modifier",
     "MoveCombatant",
@@ -174,6 +177,7 @@ __all__ = [
     "end_round_patch",
     "first_aid_modifier",
     "format_log_entry",
+    "helpless_target",
     "initiative_from_text",
     "initiative_patch",
     "initiative_ties",

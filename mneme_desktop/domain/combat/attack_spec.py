@@ -17,12 +17,30 @@ from mneme_desktop.domain.attack_terms import (
     target_cover,
 )
 from mneme_desktop.domain.campaign import Campaign
-from mneme_desktop.domain.character import Character, Characteristic, RangeClass, Weapon
+from mneme_desktop.domain.character import (
+    Character,
+    Characteristic,
+    ConditionKind,
+    RangeClass,
+    Weapon,
+)
 from mneme_desktop.domain.combat.actions import PlanOutcome
-from mneme_desktop.domain.combat.common import CombatError, _combatant, _name
+from mneme_desktop.domain.combat.common import (
+    CombatError,
+    _combatant,
+    _has_active,
+    _name,
+    _state,
+)
 from mneme_desktop.domain.encounter import Combatant, Encounter
 from mneme_desktop.domain.roll_terms import Modifier, wound_terms
-from mneme_desktop.rules.actions import ActionOption, DefenseKind, HitLocation, defend_modifier
+from mneme_desktop.rules.actions import (
+    ActionKind,
+    ActionOption,
+    DefenseKind,
+    HitLocation,
+    defend_modifier,
+)
 from mneme_desktop.rules.checks import (
     DEFAULT_DIFFICULTY,
     RECKLESS_ROLL_BONUS,
@@ -36,6 +54,12 @@ from mneme_desktop.rules.checks import (
 )
 from mneme_desktop.rules.damage import scaled_armor
 from mneme_desktop.rules.dice import DiceExpression, Scale
+from mneme_desktop.rules.helpless import (
+    HelplessCause,
+    Helplessness,
+    helpless_advantage,
+)
+from mneme_desktop.rules.wounds import WoundState, wound_effects
 
 
 class AttackMode(Enum):
@@ -105,6 +129,26 @@ class ReturnFire:
 
 
 @dataclass(frozen=True)
+class HelplessTarget:
+    """A target that cannot defend itself, and why (Ch.6 full and extended actions, Ch.7
+    unconscious); ``state.aborted``: its player aborts the action to defend."""
+
+    combatant_id: str
+    name: str
+    why: tuple[str, ...]
+    state: Helplessness
+
+    @property
+    def text(self) -> str:
+        """"Mira: extended action (First aid, 12 rounds left)", or what aborting left."""
+        text = f"{self.name}: {'; '.join(self.why)}"
+        if self.state.aborted:
+            text += " - aborts to defend" if not self.state.helpless else \
+                " - aborting leaves them helpless"
+        return text
+
+
+@dataclass(frozen=True)
 class AttackSpec:
     """Everything an attack roll needs, declared before rolling."""
 
@@ -133,6 +177,10 @@ class AttackSpec:
     refusal: str = ""
     """Why the attacker cannot make this attack now (no actions left); "" when they can.
     The odds are still shown, but it cannot be rolled."""
+    helpless: tuple[HelplessTarget, ...] = ()
+    """The targets that are (or were, before aborting) helpless, with why."""
+    helpless_advantage: int = 0
+    """Advantages the helpless targets give the roll, already counted in ``advantages``."""
 
     def __post_init__(self) -> None:
         if self.mode is AttackMode.ATTACK:
@@ -200,6 +248,9 @@ class AttackRequest:
     return_fire_rate: int | None = None
     spend_action: bool = True
     """The attack spends the attacker's significant action (refused without two minor)."""
+    aborting: tuple[str, ...] = ()
+    """Targets (combatant ids) whose players abort their full or extended action to
+    defend themselves: no longer helpless for it (Ch.6 full actions)."""
 
 
 def _default_characteristic(weapon: Weapon) -> Characteristic:
@@ -216,6 +267,64 @@ def _target(campaign: Campaign, combatant: Combatant, share: int) -> AttackTarge
         endurance=character.characteristic(Characteristic.END) or 0,
         armor=armor, scale=scale, rate_share=share,
     )
+
+
+_MOVEMENT_FULL_ACTIONS = frozenset({"Run"})
+"""Full actions that are movement: running gives its own defence (a Move Difficulty), so a
+runner is not helpless (Ch.6 running)."""
+
+
+def _full_action_this_round(encounter: Encounter, combatant: Combatant) -> str | None:
+    """The full action the log records for this combatant in the current round, if any
+    (not a run)."""
+    if not encounter.started or encounter.ended:
+        return None
+    for entry in reversed(encounter.log):
+        if entry.round != encounter.round:
+            break
+        if entry.actor_id == combatant.id and entry.action_kind is ActionKind.FULL and \
+                entry.action not in _MOVEMENT_FULL_ACTIONS:
+            return entry.action or "full action"
+    return None
+
+
+def helpless_target(
+    campaign: Campaign, encounter: Encounter, combatant: Combatant, aborted: bool = False
+) -> HelplessTarget | None:
+    """Whether ``combatant`` is helpless now, and why: an extended action under way, a full
+    action taken this round, out (critically wounded, dying, dead or marked unconscious),
+    or marked helpless; None when it can defend itself."""
+    character = campaign.combatant_character(combatant)
+    causes: list[HelplessCause] = []
+    why: list[str] = []
+    task = combatant.extended_task
+    if task is not None and not task.to_rules().done:
+        causes.append(HelplessCause.EXTENDED_ACTION)
+        why.append(f"extended action ({task.description}, {task.remaining_rounds} rounds left)")
+    else:
+        full = _full_action_this_round(encounter, combatant)
+        if full is not None:
+            causes.append(HelplessCause.FULL_ACTION)
+            why.append(f"full action this round ({full})")
+    state = _state(campaign, character)
+    now = campaign.game_time
+    if state is WoundState.DEAD or _has_active(character, ConditionKind.DEAD, now):
+        causes.append(HelplessCause.UNCONSCIOUS)
+        why.append("dead")
+    elif not wound_effects(state).conscious:
+        causes.append(HelplessCause.UNCONSCIOUS)
+        why.append(f"unconscious ({state.label.lower()})")
+    elif _has_active(character, ConditionKind.UNCONSCIOUS, now) or \
+            _has_active(character, ConditionKind.DYING, now):
+        causes.append(HelplessCause.UNCONSCIOUS)
+        why.append("unconscious")
+    if _has_active(character, ConditionKind.HELPLESS, now):
+        causes.append(HelplessCause.MARKED)
+        why.append("marked helpless")
+    if not causes:
+        return None
+    return HelplessTarget(combatant.id, character.name, tuple(why),
+                          Helplessness(tuple(causes), aborted))
 
 
 def build_attack(campaign: Campaign, encounter: Encounter, request: AttackRequest) -> AttackSpec:
@@ -266,6 +375,14 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
     difficulty = label_aim(difficulty, weapon)
     advantages, disadvantages = request.advantages, request.disadvantages
     options: list[str] = []
+    states = [(c, helpless_target(campaign, encounter, c, c.id in request.aborting))
+              for c in target_combatants]
+    helpless = tuple(h for _, h in states if h is not None)
+    gained = 0
+    if request.mode is AttackMode.ATTACK:
+        gained = helpless_advantage([h.state if h is not None else Helplessness()
+                                     for _, h in states])
+    advantages += gained
     if request.plan is PlanOutcome.CORRECT:
         advantages += 1
         options.append("Plan/Wait: prediction correct, advantage")
@@ -278,6 +395,9 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
         options.append(f"{ActionOption.COORDINATING.label}: +{request.coordinating} Difficulty")
     if request.costly_success:
         options.append("Costly success if the roll fails: fail effect x 2 + 3")
+    if gained:
+        options.append(f"Helpless target: +{gained} advantage "
+                       f"({'; '.join(h.text for h in helpless)})")
     if aim:
         options.append(f"Aim +{aim} on the target")
     elif attacker.aim and attacker.aim_target_id is not None:
@@ -320,4 +440,5 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
         defence=defence, return_fire=return_fire, options=tuple(options),
         refusal=attack_refusal(sheet.name, attacker.actions_spent, request.spend_action,
                                "defend" if request.mode is AttackMode.DEFEND else "attack"),
+        helpless=helpless, helpless_advantage=gained,
     )

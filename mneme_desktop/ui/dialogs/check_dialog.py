@@ -5,7 +5,9 @@ advantage and disadvantage, the wound penalty: the DM term by term and the exact
 shown before the roll and follow every change. The app rolls, or the referee types the
 table's dice; the result, the Effect and the time taken go to the shown encounter's log or
 the campaign journal, one undo step each. A bare dice expression ("3d6-2", "D 2d6") is
-rolled the same way for anything else. What the panel works out is asked of
+rolled the same way for anything else. Against an opponent (Ch.6 Deliberate Stealth and
+Scan/Search) the Difficulty is worked out, 8 + their Recon or Stealth + ChM + wounds, term by
+term; typing a Difficulty clears the opponent. What the panel works out is asked of
 :mod:`mneme_desktop.domain.quick_check`; this module only shows and asks.
 """
 
@@ -36,6 +38,7 @@ from mneme_desktop.domain.quick_check import (
     MAX_ADVANTAGE,
     MAX_DURATION,
     MAX_OTHER_DM,
+    OPPOSING_SKILLS,
     CandidateKind,
     CheckOdds,
     CheckOutcome,
@@ -46,10 +49,11 @@ from mneme_desktop.domain.quick_check import (
     chance_text,
     check_candidates,
     check_odds,
+    opposing_characteristic,
     resolve_check,
     roll_expression,
 )
-from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, Difficulty
+from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, Difficulty, opposing_skill
 from mneme_desktop.rules.dice import parse_dice_source
 from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.document import CampaignDocument
@@ -81,6 +85,10 @@ _KIND_FORMATS = {
     CandidateKind.COMBATANT: tr_noop(_CTX, "{0} (in this encounter)"),
     CandidateKind.TEMPLATE: tr_noop(_CTX, "{0} (template)"),
 }
+_OPPOSING_SKILL_NAMES = {
+    "Recon": tr_noop(_CTX, "their Recon"),
+    "Stealth": tr_noop(_CTX, "their Stealth"),
+}
 _CHECK_CHARACTERISTICS = (Characteristic.STR, Characteristic.DEX, Characteristic.END,
                           Characteristic.INT, Characteristic.EDU, Characteristic.SOC,
                           Characteristic.PSI)
@@ -100,6 +108,7 @@ class CheckDialog(QDialog):
         self._rng = rng if rng is not None else random.Random()
         self._encounter_id: str | None = None
         self._odds: CheckOdds | None = None
+        self._showing_opposed = False  # the spin box is following the opponent's Difficulty
         self.last_outcome: CheckOutcome | ExpressionOutcome | None = None
 
         layout = QVBoxLayout(self)
@@ -136,6 +145,29 @@ class CheckDialog(QDialog):
         difficulty_row.addWidget(self.difficulty_combo, 1)
         difficulty_row.addWidget(self.difficulty_spin)
         form.addRow(tr(_CTX, "Difficulty"), difficulty_row)
+
+        against_row = QHBoxLayout()
+        self.opponent_combo = QComboBox(objectName="check_opponent")
+        self.opponent_combo.setToolTip(tr(_CTX, "Check against someone (Ch.6 Deliberate "
+                                                "Stealth, Scan/Search): the Difficulty becomes "
+                                                "8 + their skill + ChM + wounds"))
+        self.opposing_skill_combo = QComboBox(objectName="check_opposing_skill")
+        for skill in OPPOSING_SKILLS:
+            self.opposing_skill_combo.addItem(tr(_CTX, _OPPOSING_SKILL_NAMES[skill]), skill)
+        self.opposing_skill_combo.setToolTip(tr(_CTX, "The opponent's opposing skill: Recon "
+                                                      "against Stealth, Stealth against Recon"))
+        self.opposing_characteristic_combo = QComboBox(
+            objectName="check_opposing_characteristic")
+        self.opposing_characteristic_combo.setToolTip(tr(
+            _CTX, "Whose ChM the opponent adds (the chapter names none: INT with Recon, DEX "
+                  "with Stealth unless changed)"))
+        against_row.addWidget(self.opponent_combo, 2)
+        against_row.addWidget(self.opposing_skill_combo, 1)
+        against_row.addWidget(self.opposing_characteristic_combo)
+        form.addRow(tr(_CTX, "Against"), against_row)
+        self.difficulty_terms_label = QLabel(objectName="check_difficulty_terms")
+        self.difficulty_terms_label.setWordWrap(True)
+        form.addRow(tr(_CTX, "Difficulty from"), self.difficulty_terms_label)
 
         edge_row = QHBoxLayout()
         self.advantage_spin = QSpinBox(objectName="check_advantages", minimum=0,
@@ -213,10 +245,16 @@ class CheckDialog(QDialog):
             button.setDefault(False)
 
         self.who_combo.currentIndexChanged.connect(self._who_changed)
-        self.skill_combo.currentTextChanged.connect(self._update_odds)
+        self.skill_combo.currentTextChanged.connect(self._skill_changed)
+        self.opponent_combo.currentIndexChanged.connect(self._opponent_changed)
+        self.opposing_skill_combo.currentIndexChanged.connect(self._opposing_skill_changed)
+        self.opposing_characteristic_combo.currentIndexChanged.connect(self._update_odds)
         self.characteristic_combo.currentIndexChanged.connect(self._update_odds)
         self.difficulty_combo.activated.connect(self._difficulty_named)
         self.difficulty_spin.valueChanged.connect(self._difficulty_numbered)
+        difficulty_edit = self.difficulty_spin.lineEdit()
+        if difficulty_edit is not None:
+            difficulty_edit.textEdited.connect(self._difficulty_typed)
         self.advantage_spin.valueChanged.connect(self._update_odds)
         self.disadvantage_spin.valueChanged.connect(self._update_odds)
         self.other_dm_spin.valueChanged.connect(self._update_odds)
@@ -263,6 +301,11 @@ class CheckDialog(QDialog):
     def odds(self) -> CheckOdds | None:
         return self._odds
 
+    def opponent_id(self) -> str | None:
+        """The sheet the check is made against (None: the Difficulty is set by hand)."""
+        value = self.opponent_combo.currentData()
+        return value if isinstance(value, str) else None
+
     def request(self) -> CheckRequest | None:
         sheet_id = self.sheet_id()
         if sheet_id is None:
@@ -277,7 +320,18 @@ class CheckDialog(QDialog):
             advantages=self.advantage_spin.value(),
             disadvantages=self.disadvantage_spin.value(),
             other_dm=self.other_dm_spin.value(),
+            opponent_id=self.opponent_id(),
+            opposing_skill=self._opposing_skill(),
+            opposing_characteristic=self._opposing_characteristic(),
         )
+
+    def _opposing_skill(self) -> str | None:
+        value = self.opposing_skill_combo.currentData()
+        return value if isinstance(value, str) else None
+
+    def _opposing_characteristic(self) -> Characteristic | None:
+        code = self.opposing_characteristic_combo.currentData()
+        return Characteristic.parse(code) if isinstance(code, str) and code else None
 
     def duration(self) -> Duration | None:
         amount = self.duration_spin.value()
@@ -309,6 +363,17 @@ class CheckDialog(QDialog):
                           candidate.sheet_id)
         combo.setCurrentIndex(max(0, combo.findData(keep)) if combo.count() else -1)
         combo.blockSignals(False)
+        opponents = self.opponent_combo
+        against = self.opponent_id()
+        opponents.blockSignals(True)
+        opponents.clear()
+        opponents.addItem(tr(_CTX, "nobody: set the Difficulty"), None)
+        for candidate in check_candidates(campaign, self._encounter_id):
+            opponents.addItem(tr(_CTX, _KIND_FORMATS[candidate.kind]).format(candidate.name),
+                              candidate.sheet_id)
+        opponents.setCurrentIndex(max(0, opponents.findData(against)))
+        opponents.blockSignals(False)
+        self._fill_opposing_characteristics()
         self._who_changed()
 
     def _who_changed(self) -> None:
@@ -337,18 +402,109 @@ class CheckDialog(QDialog):
         combo.blockSignals(False)
         self._update_odds()
 
+    # --- against an opponent ---------------------------------------------------------------
+
+    def _fill_opposing_characteristics(self) -> None:
+        """The opponent's characteristics; the chosen one is kept when they have it."""
+        sheet_id = self.opponent_id()
+        opponent = self._document.campaign.find_sheet(sheet_id) if sheet_id else None
+        combo = self.opposing_characteristic_combo
+        chosen = combo.currentData()
+        combo.blockSignals(True)
+        combo.clear()
+        for code in _CHECK_CHARACTERISTICS:
+            if opponent is None or opponent.characteristic(code) is not None:
+                combo.addItem(code.value.upper(), code.value)
+        index = combo.findData(chosen)
+        if index < 0:
+            default = opposing_characteristic(self._opposing_skill() or "")
+            index = combo.findData(default.value if default is not None else None)
+        combo.setCurrentIndex(max(0, index))
+        combo.blockSignals(False)
+        enabled = opponent is not None
+        self.opposing_skill_combo.setEnabled(enabled)
+        combo.setEnabled(enabled)
+
+    def _pick_opposing_skill(self) -> None:
+        """Where the rule is clear (Stealth against Recon, Recon against Stealth) the
+        opposing skill follows the checking skill; otherwise the chosen one stays."""
+        wanted = opposing_skill(self.skill_combo.currentText())
+        index = self.opposing_skill_combo.findData(wanted) if wanted else -1
+        if index >= 0 and index != self.opposing_skill_combo.currentIndex():
+            self.opposing_skill_combo.setCurrentIndex(index)  # re-picks the ChM and updates
+
+    def _skill_changed(self) -> None:
+        if self.opponent_id() is not None:
+            self._pick_opposing_skill()
+        self._update_odds()
+
+    def _opponent_changed(self) -> None:
+        self._fill_opposing_characteristics()
+        if self.opponent_id() is not None:
+            self._pick_opposing_skill()
+        self._update_odds()
+
+    def _opposing_skill_changed(self) -> None:
+        """A new opposing skill takes its own ChM (INT with Recon, DEX with Stealth)."""
+        default = opposing_characteristic(self._opposing_skill() or "")
+        if default is not None:
+            index = self.opposing_characteristic_combo.findData(default.value)
+            if index >= 0:
+                self.opposing_characteristic_combo.blockSignals(True)
+                self.opposing_characteristic_combo.setCurrentIndex(index)
+                self.opposing_characteristic_combo.blockSignals(False)
+        self._update_odds()
+
+    def _clear_opponent(self) -> None:
+        self.opponent_combo.blockSignals(True)
+        self.opponent_combo.setCurrentIndex(0)
+        self.opponent_combo.blockSignals(False)
+        self._fill_opposing_characteristics()
+
     # --- difficulty by name or number -----------------------------------------------------
 
     def _difficulty_named(self, index: int) -> None:
         value = self.difficulty_combo.itemData(index)
         if isinstance(value, int):
+            if self.opponent_id() is not None:
+                self._clear_opponent()
             self.difficulty_spin.setValue(value)
+            self._update_odds()
 
     def _difficulty_numbered(self, value: int) -> None:
         index = self.difficulty_combo.findData(value)
         self.difficulty_combo.setCurrentIndex(
             index if index >= 0 else self.difficulty_combo.count() - 1)
+        if self._showing_opposed:
+            return
+        if self.opponent_id() is not None:
+            self._clear_opponent()  # a Difficulty typed by hand replaces the opponent's
         self._update_odds()
+
+    def _difficulty_typed(self, _text: str) -> None:
+        """Typing a Difficulty, even the number shown, sets it by hand."""
+        if self.opponent_id() is not None:
+            self._clear_opponent()
+            self._update_odds()
+
+    def _show_difficulty(self, odds: CheckOdds | None) -> None:
+        """The opponent's Difficulty in the spin box and its terms, or "set by hand"."""
+        if odds is None or not odds.difficulty_terms:
+            self.difficulty_terms_label.setText(
+                tr(_CTX, "set by hand") if self.opponent_id() is None else tr(_CTX, "—"))
+            self.difficulty_terms_label.setToolTip("")
+            return
+        self._showing_opposed = True
+        try:
+            self.difficulty_spin.setValue(odds.difficulty)
+        finally:
+            self._showing_opposed = False
+        base, *rest = odds.difficulty_terms
+        self.difficulty_terms_label.setText(tr(_CTX, "{0} {1}, {2} = {3}").format(
+            base.label, base.value, ", ".join(f"{t.label} {t.value:+d}" for t in rest),
+            odds.difficulty))
+        self.difficulty_terms_label.setToolTip("\n".join(tr(_CTX, "{0} {1:+d}: {2}").format(
+            t.label, t.value, t.rule) for t in odds.difficulty_terms))
 
     # --- the odds before the roll ------------------------------------------------------------
 
@@ -361,8 +517,10 @@ class CheckDialog(QDialog):
             self.dm_label.setText(tr(_CTX, "cannot roll: {0}").format(error))
             self.chance_label.setText(tr(_CTX, "—"))
             self.roll_button.setEnabled(False)
+            self._show_difficulty(None)
             return
         self.roll_button.setEnabled(odds is not None)
+        self._show_difficulty(odds)
         if odds is None:
             self.dm_label.setText(tr(_CTX, "nobody to roll: add a character first"))
             self.chance_label.setText(tr(_CTX, "—"))

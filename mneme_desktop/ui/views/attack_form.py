@@ -217,6 +217,19 @@ class AttackForm(QWidget):
         row.addWidget(QLabel(tr(_CTX, "Disadvantage")))
         row.addWidget(self.disadvantage_spin)
         dform.addRow(row)
+        self.helpless_label = SteadyLabel("helpless_term")
+        self.helpless_label.setToolTip(tr(_CTX, "A target in a full or extended action (first "
+                                                "aid under fire), unconscious or marked "
+                                                "helpless cannot defend itself: the attack "
+                                                "gains an advantage, counted in the roll"))
+        self.abort_check = QCheckBox(tr(_CTX, "Target aborts to defend"),
+                                     objectName="helpless_abort")
+        self.abort_check.setToolTip(tr(_CTX, "The player of a target in a full or extended "
+                                             "action aborts it to defend: no advantage for "
+                                             "that"))
+        self.abort_check.setEnabled(False)
+        dform.addRow(self.helpless_label)
+        dform.addRow(self.abort_check)
         row = QHBoxLayout()
         self.coordinating_spin = QSpinBox(objectName="coordinating", minimum=0, maximum=4)
         self.coordinating_spin.setToolTip(tr(_CTX, "Coordinating action: the referee adds 1-4 "
@@ -394,6 +407,8 @@ class AttackForm(QWidget):
             defence_cover=cover_choice[1] if cover_choice[0] == "level" else CoverLevel.NONE,
             defence_cover_item=cover_choice[1] if cover_choice[0] == "item" else None,
             spend_action=self.spend_check.isChecked(),
+            aborting=tuple(cid for cid, _ in self.targets_model.checked())
+            if self.abort_check.isChecked() else (),
             doubled=self.doubled_combo.currentData() if mode is AttackMode.DEFEND else None,
             return_fire_from=fire[0] if fire else None,
             return_fire_weapon=fire[1] if fire else 0,

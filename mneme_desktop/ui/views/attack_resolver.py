@@ -40,7 +40,12 @@ from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, CheckResult, CoverLev
 from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.models.attack_models import AttackTargetsModel
 from mneme_desktop.ui.views.attack_form import AttackForm
-from mneme_desktop.ui.views.attack_text import odds_parts, outcome_html, roll_text
+from mneme_desktop.ui.views.attack_text import (
+    helpless_text,
+    odds_parts,
+    outcome_html,
+    roll_text,
+)
 from mneme_desktop.ui.widgets.narrow import shrink_lists
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 
@@ -117,7 +122,7 @@ class AttackResolver(AttackForm):
                      self.defence_conditions_spin, self.return_rate_spin):
             spin.valueChanged.connect(self._inputs_changed)
         for check in (self.close_quarters_check, self.reckless_check, self.costly_check,
-                      self.spend_check):
+                      self.spend_check, self.abort_check):
             check.toggled.connect(self._inputs_changed)
         for combo in (self.mode_combo, self.characteristic_combo, self.cover_combo,
                       self.concealment_combo, self.location_combo, self.plan_combo,
@@ -128,7 +133,7 @@ class AttackResolver(AttackForm):
                      self.defence_conditions_spin, self.return_rate_spin):
             spin.valueChanged.connect(self._touched)
         for check in (self.close_quarters_check, self.reckless_check, self.costly_check,
-                      self.spend_check):
+                      self.spend_check, self.abort_check):
             check.toggled.connect(self._touched)
         self.targets_model.dataChanged.connect(self._touched)
         for edit in (self.dice_edit, self.damage_edit, self.return_fire_edit,
@@ -448,7 +453,8 @@ class AttackResolver(AttackForm):
                          self.advantage_spin, self.disadvantage_spin, self.coordinating_spin,
                          self.defence_conditions_spin):
                 spin.setValue(0)
-            for check in (self.close_quarters_check, self.reckless_check, self.costly_check):
+            for check in (self.close_quarters_check, self.reckless_check, self.costly_check,
+                          self.abort_check):
                 check.setChecked(False)
             self.spend_check.setChecked(True)
             self.defence_cover_combo.setCurrentIndex(self._default_defence_cover(attacker))
@@ -648,6 +654,10 @@ class AttackResolver(AttackForm):
                 problem = str(exc)
         self._spec = spec
         self.terms_model.set_breakdown(spec.difficulty if spec is not None else None)
+        self.helpless_label.setText(helpless_text(spec))
+        self.abort_check.setEnabled(
+            (spec is not None and any(t.state.can_abort for t in spec.helpless))
+            or self.abort_check.isChecked())
         if spec is not None and spec.refusal:
             problem = spec.refusal
         rollable = spec is not None and not spec.refusal

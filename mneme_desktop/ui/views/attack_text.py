@@ -14,6 +14,7 @@ from mneme_desktop.domain.combat import (
 )
 from mneme_desktop.domain.combat.attack_apply import MASSIVE_DUE
 from mneme_desktop.rules.damage import DamageResult
+from mneme_desktop.rules.helpless import HELPLESS_RULE
 from mneme_desktop.rules.hit_locations import BodyArea
 from mneme_desktop.rules.wounds import TargetedEffect, targeted_damage_threshold
 from mneme_desktop.ui.i18n import tr, tr_noop
@@ -21,7 +22,8 @@ from mneme_desktop.ui.widgets.plain_text import escaped
 
 _CTX = "AttackText"
 
-__all__ = ["format_percent", "location_html", "odds_parts", "outcome_html", "roll_text"]
+__all__ = ["format_percent", "helpless_text", "location_html", "odds_parts", "outcome_html",
+           "roll_text"]
 
 _EFFECTS = {
     TargetedEffect.CRIPPLED: tr_noop(_CTX, "Crippled"),
@@ -51,6 +53,24 @@ def roll_text(spec: AttackSpec) -> str:
         dice = tr(_CTX, "{0}d6 keep the 2 lowest").format(2 - advantage)
     return (tr(_CTX, "Roll {0} {1:+d} ({2}) against {3}").format(
             dice, spec.roll_modifier, terms, spec.difficulty.total))
+
+
+def helpless_text(spec: AttackSpec | None) -> str:
+    """The helpless-target advantage term: who, why, and what it gives the roll ("" when
+    no ticked target is helpless)."""
+    if spec is None or not spec.helpless:
+        return ""
+    who = "; ".join(target.text for target in spec.helpless)
+    if spec.helpless_advantage:
+        return tr(_CTX, "Helpless target: +{0} advantage ({1}): {2}").format(
+                spec.helpless_advantage, HELPLESS_RULE, who)
+    if spec.mode is AttackMode.DEFEND:
+        why = tr(_CTX, "not on a defend action")
+    elif all(not target.state.helpless for target in spec.helpless):
+        why = tr(_CTX, "they abort to defend")
+    else:
+        why = tr(_CTX, "one roll for every target, and not every target is helpless")
+    return tr(_CTX, "Helpless target, no advantage ({0}): {1}").format(why, who)
 
 
 def odds_parts(spec: AttackSpec, odds: AttackOdds) -> list[str]:
