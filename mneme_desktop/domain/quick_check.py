@@ -28,13 +28,18 @@ from mneme_desktop.domain.campaign import Campaign, JournalEntry
 from mneme_desktop.domain.character import Character, Characteristic
 from mneme_desktop.domain.edits import AddJournalEntry, AppendLog, Edit, Patch
 from mneme_desktop.domain.encounter import Encounter, EncounterLogEntry
-from mneme_desktop.domain.roll_terms import Modifier, terms_text, wound_modifier, wound_terms
+from mneme_desktop.domain.roll_terms import (
+    Modifier,
+    skill_term,
+    terms_text,
+    wound_modifier,
+    wound_terms,
+)
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.rules.checks import (
     DEFAULT_DIFFICULTY,
     RECON,
     STEALTH,
-    UNSKILLED,
     CheckResult,
     DifficultyBreakdown,
     DifficultyTerm,
@@ -203,13 +208,6 @@ def chance_text(chance: Fraction) -> str:
     return f"{chance} ({shown}%)"
 
 
-def _skill_term(character: Character, skill: str) -> Modifier:
-    level = character.skill_level(skill)
-    if level is None:
-        return Modifier(f"Unskilled ({skill})", UNSKILLED, "Ch.3 unskilled")
-    return Modifier(f"{skill}-{level}", level, "Ch.3 skill modifier")
-
-
 def check_terms(character: Character, skill: str | None = None,
                 characteristic: Characteristic | None = None,
                 other_dm: int = 0) -> tuple[Modifier, ...]:
@@ -218,7 +216,7 @@ def check_terms(character: Character, skill: str | None = None,
     terms: list[Modifier] = []
     name = (skill or "").strip()
     if name:
-        terms.append(_skill_term(character, name))
+        terms.append(skill_term(character, name))
     if characteristic is not None:
         try:
             value = character.characteristic_modifier(characteristic)

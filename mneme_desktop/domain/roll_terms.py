@@ -117,12 +117,19 @@ def ambush_result(character: Character) -> InitiativeResult:
 # --- other checks --------------------------------------------------------------------------
 
 
+def skill_term(character: Character, skill: str) -> Modifier:
+    """A check's skill term (Ch.3): the character's level in ``skill``, or unskilled -3.
+    Every check of the app (attacks, Tactics, the check panel, timing) takes it from here."""
+    level = character.skill_level(skill)
+    if level is None:
+        return Modifier(f"Unskilled ({skill})", UNSKILLED, "Ch.3 unskilled")
+    return Modifier(f"{skill}-{level}", level, "Ch.3 skill modifier")
+
+
 def tactics_terms(character: Character) -> tuple[Modifier, ...]:
     """A Tactics check: Tactics level (unskilled -3), INT DM, wounds. INT is the project's
     choice of characteristic; the referee can change the DM."""
-    level = character.skill_level("Tactics")
-    skill = (Modifier("Unskilled (Tactics)", UNSKILLED, "Ch.3 unskilled") if level is None
-             else Modifier(f"Tactics-{level}", level, "Ch.3 skill modifier"))
+    skill = skill_term(character, "Tactics")
     intelligence = Modifier("INT DM", character.characteristic_modifier(Characteristic.INT),
                             "Ch.3 characteristic modifier")
     return (skill, intelligence, *wound_terms(character))

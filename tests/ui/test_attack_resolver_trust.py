@@ -3,18 +3,15 @@ term on screen comes from the fight as it is now, not from the last attack's for
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from PySide6.QtCore import Qt
 
 from mneme_desktop.domain import RangeClass, Weapon
 from mneme_desktop.domain import combat as fight
-from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.views.encounter_view import EncounterView
 from tests.domain.test_combat import make_campaign
 from tests.ui.test_encounter_fight import click, press, sheet, tick_targets, type_text
-from tests.ui.test_encounter_view import start_fight
+from tests.ui.test_encounter_view import open_test_encounter, start_fight
 
 
 def laser() -> Weapon:
@@ -28,14 +25,7 @@ def running(qtbot):
     Ilse 10, Tomas 8, raiders 6, 5), round 1."""
     campaign = make_campaign()
     campaign.characters[0].weapons.append(laser())
-    document = CampaignDocument(campaign)
-    view = EncounterView(document, rng=random.Random(77))
-    qtbot.addWidget(view)
-    view.resize(1280, 800)
-    view.show()
-    qtbot.waitExposed(view)
-    view.set_encounter(campaign.encounters[0].id)
-    return start_fight(view)
+    return start_fight(open_test_encounter(qtbot, campaign=campaign))
 
 
 def pick(qtbot, combo, text: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QAbstractItemView, QMenu
 
-from mneme_desktop.domain import ConditionKind, Side
+from mneme_desktop.domain import Campaign, ConditionKind, Side
 from mneme_desktop.domain import combat as fight
 from mneme_desktop.rules.actions import MovementMode
 from mneme_desktop.rules.checks import success_chance
@@ -34,17 +34,23 @@ from tests.ui.test_encounter_fight import (
 )
 
 
-@pytest.fixture
-def view(qtbot):
-    campaign = make_campaign()
-    document = CampaignDocument(campaign)
-    widget = EncounterView(document, rng=random.Random(77))
+def open_test_encounter(qtbot, seed: int = 77, campaign: Campaign | None = None
+                        ) -> EncounterView:
+    """The test campaign's first encounter in a shown 1280x800 encounter view whose rolls
+    come from ``random.Random(seed)``."""
+    campaign = make_campaign() if campaign is None else campaign
+    widget = EncounterView(CampaignDocument(campaign), rng=random.Random(seed))
     qtbot.addWidget(widget)
     widget.resize(1280, 800)
     widget.show()
     qtbot.waitExposed(widget)
     widget.set_encounter(campaign.encounters[0].id)
     return widget
+
+
+@pytest.fixture
+def view(qtbot):
+    return open_test_encounter(qtbot)
 
 
 @pytest.fixture

@@ -3,32 +3,19 @@ keys and clicks as a referee would."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from PySide6.QtCore import Qt
 
 from mneme_desktop.domain import combat as fight
 from mneme_desktop.ui.commands import push_patch
-from mneme_desktop.ui.document import CampaignDocument
-from mneme_desktop.ui.views.encounter_view import EncounterView
-from tests.domain.test_combat import make_campaign
 from tests.ui.test_attack_resolver_trust import show_panel
 from tests.ui.test_encounter_fight import click, sheet, tick_targets
-from tests.ui.test_encounter_view import start_fight
+from tests.ui.test_encounter_view import open_test_encounter, start_fight
 
 
 @pytest.fixture
 def running(qtbot):
-    campaign = make_campaign()
-    document = CampaignDocument(campaign)
-    view = EncounterView(document, rng=random.Random(77))
-    qtbot.addWidget(view)
-    view.resize(1280, 800)
-    view.show()
-    qtbot.waitExposed(view)
-    view.set_encounter(campaign.encounters[0].id)
-    start_fight(view)
+    view = start_fight(open_test_encounter(qtbot))
     show_panel(view)
     return view
 

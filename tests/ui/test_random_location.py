@@ -12,12 +12,11 @@ from PySide6.QtCore import Qt
 
 from mneme_desktop.domain import ConditionKind
 from mneme_desktop.rules.hit_locations import roll_hit_location
-from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.views.encounter_view import EncounterView
-from tests.domain.test_combat import dice_for, make_campaign
+from tests.domain.test_combat import dice_for
 from tests.ui.test_attack_resolver_trust import pick, term_rows
 from tests.ui.test_encounter_fight import click, press, sheet, tick_targets, type_text
-from tests.ui.test_encounter_view import start_fight
+from tests.ui.test_encounter_view import open_test_encounter, start_fight
 
 SEED = 31
 
@@ -25,15 +24,7 @@ SEED = 31
 @pytest.fixture
 def view(qtbot):
     """Mara's turn (rifle 3d6-2, rate 4) against the raiders (23 HP, flak jacket 4)."""
-    campaign = make_campaign()
-    document = CampaignDocument(campaign)
-    widget = EncounterView(document, rng=random.Random(SEED))
-    qtbot.addWidget(widget)
-    widget.resize(1280, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
-    widget.set_encounter(campaign.encounters[0].id)
-    return start_fight(widget)
+    return start_fight(open_test_encounter(qtbot, SEED))
 
 
 def hit_raider(qtbot, view: EncounterView, damage: str = "10"):

@@ -15,27 +15,18 @@ from mneme_desktop.domain import combat as fight
 from mneme_desktop.domain.quick_check import TimeUnit
 from mneme_desktop.rules.checks import check_from
 from mneme_desktop.rules.dice import DiceSource
-from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.views.combatant_panel_form import TimingMode
 from mneme_desktop.ui.views.encounter_view import EncounterView
-from tests.domain.test_combat import make_campaign
 from tests.ui.test_encounter_fight import click, sheet, type_text
 from tests.ui.test_encounter_page import _open_running_encounter
-from tests.ui.test_encounter_view import select, start_fight
+from tests.ui.test_encounter_view import open_test_encounter, select, start_fight
 from tests.ui.test_laptop_fit import clipped
 
 
 @pytest.fixture
 def running(qtbot) -> EncounterView:
     """The test campaign's fight under way, round 1, in a 1280x800 encounter view."""
-    campaign = make_campaign()
-    widget = EncounterView(CampaignDocument(campaign), rng=random.Random(77))
-    qtbot.addWidget(widget)
-    widget.resize(1280, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
-    widget.set_encounter(campaign.encounters[0].id)
-    return start_fight(widget)
+    return start_fight(open_test_encounter(qtbot))
 
 
 def pick(qtbot, combo: QComboBox, text: str) -> None:

@@ -82,7 +82,7 @@ from mneme_desktop.ui.views.encounter_view import EncounterView
 from mneme_desktop.ui.views.healing_view import HealingView
 from tests.domain.test_combat import make_campaign
 from tests.ui.conftest import OpenWindow
-from tests.ui.test_encounter_view import start_fight
+from tests.ui.test_encounter_view import open_test_encounter, start_fight
 
 OPEN, CLOSE = "\u27e6", "\u27e7"
 
@@ -252,14 +252,8 @@ def test_character_sheet_placeholder_is_translated(qtbot, bracketing):
 
 
 def test_encounter_view_is_translated(qtbot, bracketing):
-    campaign = make_campaign()
-    document = CampaignDocument(campaign)
-    view = EncounterView(document, rng=random.Random(77))
-    qtbot.addWidget(view)
-    view.resize(1280, 800)
-    view.show()
-    qtbot.waitExposed(view)
-    view.set_encounter(campaign.encounters[0].id)
+    view = open_test_encounter(qtbot)
+    campaign = view.document.campaign
     names = campaign_names(campaign) | {f"Raider {n}" for n in (1, 2)}
     problems = untranslated(view, names)
     assert not problems, "\n".join(problems)
@@ -400,14 +394,8 @@ def _walk(view: QWidget, names: set[str]) -> list[str]:
 
 
 def test_combatant_panel_and_turn_order_are_translated(qtbot, bracketing):
-    campaign = make_campaign()
-    document = CampaignDocument(campaign)
-    view = EncounterView(document, rng=random.Random(77))
-    qtbot.addWidget(view)
-    view.resize(1280, 800)
-    view.show()
-    qtbot.waitExposed(view)
-    view.set_encounter(campaign.encounters[0].id)
+    view = open_test_encounter(qtbot)
+    campaign = view.document.campaign
     start_fight(view)
     encounter = view.encounter()
     assert encounter is not None

@@ -33,7 +33,7 @@ from mneme_desktop.domain.combat.common import (
     _state,
 )
 from mneme_desktop.domain.encounter import Combatant, Encounter
-from mneme_desktop.domain.roll_terms import Modifier, wound_terms
+from mneme_desktop.domain.roll_terms import Modifier, skill_term, wound_terms
 from mneme_desktop.rules.actions import (
     ActionKind,
     ActionOption,
@@ -44,7 +44,6 @@ from mneme_desktop.rules.actions import (
 from mneme_desktop.rules.checks import (
     DEFAULT_DIFFICULTY,
     RECKLESS_ROLL_BONUS,
-    UNSKILLED,
     CoverLevel,
     DifficultyBreakdown,
     DifficultyTerm,
@@ -345,10 +344,7 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
     modifiers: list[Modifier] = []
     level = sheet.skill_level(weapon.skill) if weapon.skill else None
     if weapon.skill:
-        if level is None:
-            modifiers.append(Modifier(f"Unskilled ({weapon.skill})", UNSKILLED, "Ch.3 unskilled"))
-        else:
-            modifiers.append(Modifier(f"{weapon.skill}-{level}", level, "Ch.3 skill modifier"))
+        modifiers.append(skill_term(sheet, weapon.skill))
     code = request.characteristic or _default_characteristic(weapon)
     modifiers.append(Modifier(f"{code.value.upper()} DM", sheet.characteristic_modifier(code),
                               "Ch.3 characteristic modifier"))
