@@ -29,7 +29,7 @@ __all__ = [
 CAMPAIGN_FORMAT: Final = "mneme-campaign"
 """The ``format`` key every campaign file carries, so other JSON is recognised at once."""
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The campaign schema this version writes. Older files are migrated on load
 (:mod:`mneme_desktop.storage.migrations`); newer ones are refused."""
 

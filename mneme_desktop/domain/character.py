@@ -47,6 +47,7 @@ __all__ = [
     "MAX_PORTRAIT_BYTES",
     "MAX_SKILL_LEVEL",
     "Armor",
+    "Career",
     "Character",
     "CharacterKind",
     "Characteristic",
@@ -56,6 +57,7 @@ __all__ = [
     "ConditionKind",
     "CoverItem",
     "DamageRecord",
+    "EquipmentItem",
     "Portrait",
     "RangeClass",
     "Recovery",
@@ -463,6 +465,28 @@ class Portrait(BaseModel):
         return base64.b64decode(self.data)
 
 
+class Career(BaseModel):
+    """A career and the terms served in it (character generation's record)."""
+
+    model_config = _MODEL
+
+    name: str = Field(min_length=1, max_length=100)
+    terms: int = Field(default=0, ge=0, le=99, strict=True)
+    rank: str = Field(default="", max_length=100, description='e.g. "Lieutenant" or "O2"')
+
+
+class EquipmentItem(BaseModel):
+    """Something carried that is not a weapon, armor or cover: a comm, a medkit, rations."""
+
+    model_config = _MODEL
+
+    name: str = Field(min_length=1, max_length=200)
+    count: int = Field(default=1, ge=0, le=MAX_AMOUNT, strict=True)
+    mass: Decimal | None = Field(default=None, ge=0, le=1_000_000, decimal_places=3,
+                                 description="kg per item")
+    notes: str = ""
+
+
 class Character(BaseModel):
     """A player character, NPC, or adversary (an instance made from a template)."""
 
@@ -478,6 +502,11 @@ class Character(BaseModel):
     weapons: list[Weapon] = Field(default_factory=list)
     armor: list[Armor] = Field(default_factory=list)
     cover_items: list[CoverItem] = Field(default_factory=list)
+    equipment: list[EquipmentItem] = Field(default_factory=list)
+    species: str = Field(default="", max_length=100)
+    age: int | None = Field(default=None, ge=0, le=100_000, strict=True)
+    careers: list[Career] = Field(default_factory=list)
+    credits: int = Field(default=0, ge=-MAX_AMOUNT, le=MAX_AMOUNT, strict=True)
     load: Load = Load.LIGHT
     damage: Amount = Field(default=0, description="Damage taken and not yet healed")
     damage_history: list[DamageRecord] = Field(default_factory=list)

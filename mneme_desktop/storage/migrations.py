@@ -105,4 +105,35 @@ class MigrationRegistry:
 
 
 MIGRATIONS = MigrationRegistry()
-"""The registry load_campaign uses. Schema 1 is the first, so it has no steps yet."""
+"""The registry load_campaign uses."""
+
+
+@MIGRATIONS.register(1)
+def _schema_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 2 adds the complete sheet (species, age, careers, credits, equipment).
+
+    Every new part has a default, so a schema 1 campaign means the same with them written
+    out explicitly: empty, as the referee left them.
+    """
+    for character in _characters_of(data):
+        character.setdefault("equipment", [])
+        character.setdefault("species", "")
+        character.setdefault("age", None)
+        character.setdefault("careers", [])
+        character.setdefault("credits", 0)
+    return data
+
+
+def _characters_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every character sheet of a campaign document: the roster and encounter instances."""
+    found: list[dict[str, Any]] = []
+    for character in data.get("characters") or []:
+        if isinstance(character, dict):
+            found.append(character)
+    for encounter in data.get("encounters") or []:
+        if not isinstance(encounter, dict):
+            continue
+        for combatant in encounter.get("combatants") or []:
+            if isinstance(combatant, dict) and isinstance(combatant.get("instance"), dict):
+                found.append(combatant["instance"])
+    return found

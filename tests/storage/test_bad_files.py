@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mneme_desktop.domain import Campaign, Character, Characteristics, Skill
+from mneme_desktop.domain import SCHEMA_VERSION, Campaign, Character, Characteristics, Skill
 from mneme_desktop.storage import (
     MAX_CAMPAIGN_BYTES,
     CampaignLoadError,
@@ -71,7 +71,7 @@ def corpus(good: bytes) -> dict[str, bytes]:
     files["moderately deep nesting"] = b'{"format": "mneme-campaign", "schema_version": 1, ' + (
         b'"notes": ' + b"[" * 500 + b"]" * 500 + b"}"
     )
-    files["newer schema"] = _edit(good, _set(("schema_version",), 2))
+    files["newer schema"] = _edit(good, _set(("schema_version",), SCHEMA_VERSION + 1))
     files["schema_version as text"] = _edit(good, _set(("schema_version",), "1"))
     files["no schema_version"] = _edit(good, lambda d: d.pop("schema_version"))
     files["other format"] = _edit(good, _set(("format",), "spreadsheet"))
@@ -152,7 +152,7 @@ def test_corpus_is_rejected_with_a_load_error_and_left_untouched(
         ("deep nesting", r"nested too deeply"),
         ("a JSON list", r"holds a list, not a Mneme campaign"),
         ("an empty object", r"not a Mneme campaign"),
-        ("newer schema", r"newer version of Mneme Desktop .*schema 2.*reads schemas up to 1"),
+        ("newer schema", r"newer version of Mneme Desktop .*schema 3.*reads schemas up to 2"),
         ("schema_version as text", r'schema_version must be a whole number, but it is "1"'),
         ("other format", r'its format is "spreadsheet"'),
         ("negative characteristic",
@@ -215,7 +215,7 @@ def test_newer_schema_is_its_own_error(tmp_path: Path, good_bytes: bytes) -> Non
     before = _digest(path)
     with pytest.raises(NewerSchemaError) as caught:
         load_campaign(path)
-    assert caught.value.file_version == 2 and caught.value.supported == 1
+    assert caught.value.file_version == SCHEMA_VERSION + 1 and caught.value.supported == SCHEMA_VERSION
     assert "has not been changed" in str(caught.value)
     assert _digest(path) == before
 

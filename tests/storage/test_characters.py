@@ -161,7 +161,7 @@ def test_ce_without_a_name_uses_the_file_name(tmp_path: Path) -> None:
         (b'{"format": "mneme-character", "schema_version": 99, "character": {}}',
          "newer version of Mneme Desktop"),
         (b'{"format": "mneme-character", "schema_version": 1}', "no character in it"),
-        (b'{"format": "mneme-character", "schema_version": 1, "character": {"name": "X"}}',
+        (b'{"format": "mneme-character", "schema_version": 2, "character": {"name": "X"}}',
          r"character\.characteristics: is missing \(line 1\)"),
         (b"\xff\xfe", "not UTF-8"),
     ],

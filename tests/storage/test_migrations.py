@@ -107,7 +107,7 @@ def test_old_file_without_a_step_is_refused_untouched(tmp_path: Path) -> None:
     with pytest.raises(MigrationError) as caught:
         load_campaign(path)
     message = str(caught.value)
-    assert "uses campaign schema 0 and cannot be upgraded to schema 1" in message
+    assert f"uses campaign schema 0 and cannot be upgraded to schema {SCHEMA_VERSION}" in message
     assert "no upgrade from schema 0 to 1" in message
     assert path.read_bytes() == before
 

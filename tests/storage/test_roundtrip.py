@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 
-from mneme_desktop.domain import Campaign
+from mneme_desktop.domain import SCHEMA_VERSION, Campaign
 from mneme_desktop.storage import (
     campaign_from_json,
     campaign_to_json,
@@ -50,7 +50,7 @@ def test_file_is_indented_utf8_json_with_schema_first(saved: Path, sample: Campa
     document = json.loads(text)
     assert list(document)[:2] == ["format", "schema_version"]
     assert document["format"] == "mneme-campaign"
-    assert document["schema_version"] == 1
+    assert document["schema_version"] == SCHEMA_VERSION
     assert text.endswith("}\n")
     assert '\n  "name": "The Ashfall Marches",\n' in text  # two-space indent, one key per line
     assert text == json.dumps(document, indent=2, ensure_ascii=False) + "\n"
