@@ -215,7 +215,8 @@ def test_newer_schema_is_its_own_error(tmp_path: Path, good_bytes: bytes) -> Non
     before = _digest(path)
     with pytest.raises(NewerSchemaError) as caught:
         load_campaign(path)
-    assert caught.value.file_version == SCHEMA_VERSION + 1 and caught.value.supported == SCHEMA_VERSION
+    assert caught.value.file_version == SCHEMA_VERSION + 1
+    assert caught.value.supported == SCHEMA_VERSION
     assert "has not been changed" in str(caught.value)
     assert _digest(path) == before
 
