@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mneme_desktop.logs import setup_logging
 from mneme_desktop.paths import AppPaths
 from mneme_desktop.settings import Settings, load_settings, save_settings
+
+if TYPE_CHECKING:
+    from mneme_desktop.storage.known_files import KnownContents
 
 log = logging.getLogger("mneme_desktop")
 
@@ -25,6 +29,20 @@ class AppContext:
     settings: Settings
     smoke_test: bool = False
     errors: list[str] = field(default_factory=list)
+    _known_contents: KnownContents | None = field(default=None, repr=False)
+
+    @property
+    def known_contents(self) -> KnownContents:
+        """Contents known to give no key twice, so loading them skips that check.
+
+        Made on first use: the storage package is not imported before the first paint.
+        """
+        if self._known_contents is None:
+            from mneme_desktop.storage.known_files import KnownContents
+
+            self._known_contents = KnownContents(
+                None if self.smoke_test else self.paths.cache_dir / "known-contents.json")
+        return self._known_contents
 
     def save_settings(self) -> None:
         """Write the settings; a smoke test or screenshot run leaves the user's alone."""

@@ -36,8 +36,10 @@ from mneme_desktop.storage.errors import (
     ReadOnlyFileError,
     StorageError,
 )
+from mneme_desktop.storage.known_files import KnownContents
 from mneme_desktop.storage.lock import CampaignLock, LockedError, LockHolder
 from mneme_desktop.storage.migrations import MIGRATIONS, MigrationRegistry
+from mneme_desktop.storage.verified import VerifiedParts
 
 if TYPE_CHECKING:
     from mneme_desktop.storage.characters import (
@@ -91,6 +93,7 @@ __all__ = [
     "CampaignSaveError",
     "CharacterImportError",
     "FileChangedError",
+    "KnownContents",
     "LoadedCampaign",
     "LockHolder",
     "LockedError",
@@ -99,6 +102,7 @@ __all__ = [
     "NewerSchemaError",
     "ReadOnlyFileError",
     "StorageError",
+    "VerifiedParts",
     "atomic_write",
     "backup_path",
     "backup_paths",

@@ -15,7 +15,7 @@ import os
 import stat
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mneme_desktop.domain.campaign import Campaign
@@ -38,8 +38,10 @@ from mneme_desktop.storage.errors import (
     FileChangedError,
     ReadOnlyFileError,
 )
+from mneme_desktop.storage.known_files import KnownContents
 from mneme_desktop.storage.migrations import MIGRATIONS, MigrationRegistry
 from mneme_desktop.storage.oslock import FolderLockTimeoutError, folder_lock
+from mneme_desktop.storage.verified import VerifiedParts
 
 __all__ = [
     "DEFAULT_BACKUPS",
@@ -99,6 +101,8 @@ class LoadedCampaign:
     path: Path
     content_hash: str
     size: int
+    verified: VerifiedParts = field(default_factory=VerifiedParts)
+    """What the load verified, so the next save checks only what changed (pass it on)."""
 
 
 _NOT_REGULAR = (
@@ -173,15 +177,27 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
 
 
 def load_campaign_file(
-    path: Path | str, *, registry: MigrationRegistry = MIGRATIONS
+    path: Path | str, *, registry: MigrationRegistry = MIGRATIONS,
+    known: KnownContents | None = None,
 ) -> LoadedCampaign:
-    """Open a campaign and remember the hash of the bytes it came from."""
+    """Open a campaign and remember the hash of the bytes it came from.
+
+    ``known``: contents already known to give no key twice (the app passes its list, and
+    adds this file's content to it once it has opened).
+    """
     file_path = Path(path)
     sweep_stale_temps(file_path)  # what killed saves left; never a live writer's
     data = read_limited(file_path, MAX_CAMPAIGN_BYTES, "campaign")
     digest = _hash_meanwhile(data)
-    campaign = campaign_from_json(data, source=file_path, registry=registry)
-    return LoadedCampaign(campaign, file_path, digest(), len(data))
+    campaign = campaign_from_json(
+        data, source=file_path, registry=registry,
+        known_free_of_duplicates=None if known is None else lambda: digest() in known,
+    )
+    verified = VerifiedParts()
+    verified.trust(data)
+    if known is not None:
+        known.add(digest())
+    return LoadedCampaign(campaign, file_path, digest(), len(data), verified)
 
 
 def load_campaign(path: Path | str) -> Campaign:
@@ -266,6 +282,8 @@ def save_campaign(
     backups: int = DEFAULT_BACKUPS,
     expected_hash: str | None = None,
     overwrite_read_only: bool = False,
+    verified: VerifiedParts | None = None,
+    known: KnownContents | None = None,
 ) -> str:
     """Write ``campaign`` to ``path`` atomically; returns the hash of the bytes written.
 
@@ -279,6 +297,10 @@ def save_campaign(
     would validate them before anything is written (CampaignSaveError if they would not
     open again), and the written file is read back and compared with them before it
     replaces the old one (CampaignSaveError if the write was short or corrupted).
+
+    ``verified``: what the campaign's load or last save verified (the session keeps it
+    per campaign); with it, only the records that changed since are validated, same
+    verdict. ``known``: the list of contents free of duplicate keys this save adds to.
     """
     file_path = Path(path)
     if backups < 0:
@@ -286,8 +308,15 @@ def save_campaign(
     data = campaign_to_json(campaign)
     digest = _hash_meanwhile(data)
     target = real_target(file_path)
+
+    def verify() -> None:
+        if verified is None:
+            verify_campaign_bytes(data, file_path.name)
+        else:
+            verified.check(data, campaign, file_path.name)
+
     if not target.parent.is_dir():
-        verify_campaign_bytes(data, file_path.name)  # what would not reopen is said first
+        verify()  # what would not reopen is said first
         raise CampaignSaveError(
             f"Could not save '{file_path.name}': the folder {target.parent} does not exist.",
             path=file_path,
@@ -298,7 +327,7 @@ def save_campaign(
             # the interpreter lock) while the new bytes are validated; both under the lock,
             # so what is compared is what will be replaced.
             current_hash = _current_hash(target, wanted=expected_hash is not None)
-            verify_campaign_bytes(data, file_path.name)
+            verify()
             if not overwrite_read_only and _is_read_only(target):
                 raise ReadOnlyFileError(
                     f"'{file_path.name}' is read-only, so it was not replaced. Save a copy "
@@ -319,4 +348,7 @@ def save_campaign(
             atomic_write(target, data, backups=backups, read_back=True)
     except OSError as exc:
         raise save_error(file_path, exc) from exc
-    return digest()
+    written = digest()
+    if known is not None:
+        known.add(written)
+    return written

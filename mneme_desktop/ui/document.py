@@ -19,6 +19,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from mneme_desktop.domain import AdversaryTemplate, Campaign, Character, Encounter
 from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.rules.wounds import ThresholdBasis
+from mneme_desktop.storage.verified import VerifiedParts
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +69,14 @@ class CampaignDocument(QObject):
     modified_changed = Signal(bool)
 
     def __init__(self, campaign: Campaign, path: Path | None = None,
-                 file_hash: str | None = None, parent: QObject | None = None) -> None:
+                 file_hash: str | None = None, parent: QObject | None = None,
+                 verified: VerifiedParts | None = None) -> None:
         super().__init__(parent)
         self.campaign = campaign
         self.path = path
         self.file_hash = file_hash
+        self.verified = verified if verified is not None else VerifiedParts()
+        """What the load or the last save verified: a save validates only what changed."""
         self.undo_stack = QUndoStack(self)
         self._unsaved_without_undo = False
         self.undo_stack.cleanChanged.connect(self._clean_changed)

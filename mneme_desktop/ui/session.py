@@ -180,7 +180,7 @@ class CampaignSession(QObject):
             if answer != Button.Open:
                 return False
         try:
-            loaded = load_campaign_file(path)
+            loaded = load_campaign_file(path, known=self.context.known_contents)
         except CampaignLoadError as exc:
             self._tell(tr(_CTX, "Cannot open campaign"), str(exc))
             return False
@@ -215,7 +215,7 @@ class CampaignSession(QObject):
             # The recovered work was made on the file as it was then: if something has
             # changed the file since, saving must ask rather than silently replace it.
             known_hash = entry.base_hash
-        opened = CampaignDocument(campaign, path, known_hash)
+        opened = CampaignDocument(campaign, path, known_hash, verified=loaded.verified)
         self._show(opened)
         if recovered:
             opened.mark_unsaved()
@@ -268,7 +268,9 @@ class CampaignSession(QObject):
             new_hash = save_campaign(document.campaign, path,
                                      backups=self.context.settings.backup_count,
                                      expected_hash=expected_hash,
-                                     overwrite_read_only=overwrite_read_only)
+                                     overwrite_read_only=overwrite_read_only,
+                                     verified=document.verified,
+                                     known=self.context.known_contents)
         except FileChangedError as exc:
             return self._changed_on_disk(document, path, exc, overwrite_read_only)
         except ReadOnlyFileError:
@@ -307,7 +309,7 @@ class CampaignSession(QObject):
         buttons = Button.Save | Button.Cancel
         outside: LoadedCampaign | None = None
         try:
-            outside = load_campaign_file(path)
+            outside = load_campaign_file(path, known=self.context.known_contents)
         except CampaignLoadError as load_error:
             summary = tr(_CTX,
                 "The file on disk cannot be read, so it cannot be reloaded: {0}").format(load_error)
@@ -328,7 +330,8 @@ class CampaignSession(QObject):
                                 overwrite_read_only=overwrite_read_only)
         if answer == Button.Reset and outside is not None:
             self.autosaves.discard(source=path)
-            self._show(CampaignDocument(outside.campaign, path, outside.content_hash))
+            self._show(CampaignDocument(outside.campaign, path, outside.content_hash,
+                                        verified=outside.verified))
             self.status.emit(tr(_CTX, "Reloaded {0} from disk").format(path), 5000)
         return False
 

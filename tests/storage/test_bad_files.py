@@ -64,7 +64,7 @@ def corpus(good: bytes) -> dict[str, bytes]:
     files["NaN"] = _edit(good, _set(("characters", 0, "damage"), 0)).replace(
         b'"damage": 0', b'"damage": NaN', 1
     )
-    files["Infinity"] = good.replace(b'"day": 12', b'"day": Infinity', 1)
+    files["Infinity"] = good.replace(b'"day":12', b'"day": Infinity', 1)
     files["deep nesting"] = b'{"format": "mneme-campaign", "schema_version": 1, "notes": ' + (
         b"[" * 100_000
     ) + (b"]" * 100_000) + b"}"

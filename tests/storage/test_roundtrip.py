@@ -45,15 +45,29 @@ def test_bytes_round_trip_in_memory(campaign: Campaign) -> None:
     assert campaign_from_json(data.decode("utf-8")) == campaign
 
 
-def test_file_is_indented_utf8_json_with_schema_first(saved: Path, sample: Campaign) -> None:
+def test_file_is_utf8_json_one_record_per_line_with_schema_first(
+    saved: Path, sample: Campaign
+) -> None:
     text = saved.read_text(encoding="utf-8")
     document = json.loads(text)
     assert list(document)[:2] == ["format", "schema_version"]
     assert document["format"] == "mneme-campaign"
     assert document["schema_version"] == SCHEMA_VERSION
-    assert text.endswith("}\n")
-    assert '\n  "name": "The Ashfall Marches",\n' in text  # two-space indent, one key per line
-    assert text == json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    assert text.endswith("\n}\n")
+    lines = text.split("\n")
+    # the campaign's own fields on the first line, compact
+    assert lines[0].startswith('{"format":"mneme-campaign","schema_version":')
+    assert '"name":"The Ashfall Marches"' in lines[0]
+    # each list opens on its line, then one record per line, each a JSON object
+    opened = lines.index('"characters":[')
+    for index, character in enumerate(document["characters"]):
+        line = lines[opened + 1 + index]
+        assert json.loads(line.removesuffix(",")) == character
+    assert lines[opened + 1 + len(document["characters"])] in ("]", "],")
+    # compact: no space after separators outside strings (what a compact dump writes)
+    assert text.replace("\n", "") == json.dumps(
+        document, separators=(",", ":"), ensure_ascii=False
+    )
 
 
 def test_non_ascii_text_is_written_as_is(tmp_path: Path, sample: Campaign) -> None:
