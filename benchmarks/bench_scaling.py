@@ -193,6 +193,55 @@ def measure_planner(patients: int, repeat: int) -> Sample:
     return _median([_timed(open_planner, _app().processEvents) for _ in range(repeat)])
 
 
+# --- storage and print -----------------------------------------------------------------
+
+
+def measure_storage(characters: int, repeat: int) -> tuple[Sample, Sample]:
+    """(load, save after an edit) of a campaign of ``characters``, as the app does them."""
+    import tempfile
+
+    from bench_storage import build_campaign
+
+    from mneme_desktop.storage import KnownContents, load_campaign_file, save_campaign
+
+    campaign = build_campaign(characters)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "scale.mneme"
+        known = KnownContents(Path(folder) / "known.json")
+        save_campaign(campaign, path, known=known)
+        del campaign
+        opened = load_campaign_file(path, known=known)
+        loads = [_timed(lambda: load_campaign_file(path, known=known), lambda: None)
+                 for _ in range(repeat)]
+        counter = iter(range(10**9))
+        people = opened.campaign.characters
+
+        def save() -> None:
+            people[next(counter) % len(people)].notes += "."
+            save_campaign(opened.campaign, path, verified=opened.verified, known=known)
+
+        saves = [_timed(save, lambda: None) for _ in range(repeat)]
+    return _median(loads), _median(saves)
+
+
+def measure_sheets(sheets: int, repeat: int) -> Sample:
+    """All player characters of a campaign of ``sheets`` of them to one PDF."""
+    from bench_export import _batch_campaign
+
+    from mneme_desktop.export.build import build_document
+    from mneme_desktop.export.document import ExportOptions, ExportTarget
+    from mneme_desktop.export.pdf import pdf_bytes
+    from mneme_desktop.settings import PageSize
+
+    _app()
+    campaign = _batch_campaign(sheets)
+    options = ExportOptions(page_size=PageSize.A4, show_damage=True)
+    everyone = ExportTarget.player_characters()
+    job = lambda: pdf_bytes(build_document(campaign, everyone, options), options.page_size)  # noqa: E731
+    job()  # fonts
+    return _median([_timed(job, lambda: None) for _ in range(repeat)])
+
+
 # --- the table -------------------------------------------------------------------------
 
 
@@ -215,11 +264,30 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[20, 200, 1000, 2000])
     parser.add_argument("--patients", type=int, nargs="+", default=[20, 200, 1000])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--only", choices=("encounter", "healing"))
+    parser.add_argument("--characters", type=int, nargs="+", default=[10, 100, 1000, 10000])
+    parser.add_argument("--sheets", type=int, nargs="+", default=[1, 100, 500])
+    parser.add_argument("--only", choices=("encounter", "healing", "storage", "print"))
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; "
           "milliseconds, wall (CPU), median of each step")
-    if args.only != "healing":
+    if args.only in (None, "storage"):
+        loads, saves = [], []
+        for n in args.characters:
+            load, save = measure_storage(n, max(1, args.repeat // 2) if n >= 10000 else
+                                         args.repeat)
+            loads.append(load)
+            saves.append(save)
+            print(f"  {n} characters: load {load[0]:.1f} ms, save {save[0]:.1f} ms",
+                  flush=True)
+        _table("Campaign file (characters)", args.characters,
+               {"load (a file it saved)": loads, "save after an edit": saves})
+    if args.only in (None, "print"):
+        prints = []
+        for n in args.sheets:
+            prints.append(measure_sheets(n, 1 if n >= 500 else max(1, args.repeat // 2)))
+            print(f"  {n} sheets: PDF {prints[-1][0]:.1f} ms", flush=True)
+        _table("Character sheets to one PDF (sheets)", args.sheets, {"PDF": prints})
+    if args.only in (None, "encounter"):
         rounds, attacks = [], []
         for n in args.sizes:
             new_round, attack = measure_fight(n, args.repeat)
@@ -229,7 +297,7 @@ def main() -> int:
                   f"apply damage {attack[0]:.1f} ms", flush=True)
         _table("Encounter (combatants)", args.sizes,
                {"new round": rounds, "apply damage (2 targets)": attacks})
-    if args.only != "encounter":
+    if args.only in (None, "healing"):
         opens = []
         for n in args.patients:
             opens.append(measure_planner(n, max(1, args.repeat // 2) if n >= 1000 else
