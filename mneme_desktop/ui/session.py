@@ -130,7 +130,7 @@ class CampaignSession(QObject):
 
         target = self.context.paths.data_dir / SAMPLE_NAME
         try:
-            install_sample_campaign(target)
+            install_sample_campaign(target, self.context.known_contents)
         except OSError as exc:
             self._tell(tr(_CTX, "Sample campaign"), tr(_CTX,
                     "Could not copy the sample campaign: {0}").format(exc))

@@ -174,3 +174,16 @@ def test_the_list_of_known_contents_is_bounded_and_lenient(tmp_path: Path) -> No
     (tmp_path / "missing").write_text("a file where a folder should be")
     unwritable.add("0" * 64)  # only speed is lost; nothing raised
     assert "0" * 64 in unwritable
+
+
+def test_the_installed_sample_is_known_and_a_changed_copy_is_not(tmp_path: Path) -> None:
+    from mneme_desktop.storage import install_sample_campaign
+    from mneme_desktop.storage.campaign_file import content_hash
+
+    known = KnownContents(tmp_path / "known.json")
+    target = install_sample_campaign(tmp_path / "sample.mneme", known)
+    assert content_hash(target.read_bytes()) in known
+    target.write_bytes(target.read_bytes().replace(b'"notes":"', b'"notes":"x', 1))
+    again = KnownContents(tmp_path / "known.json")
+    install_sample_campaign(target, again)  # already there: left alone, not vouched for
+    assert content_hash(target.read_bytes()) not in again
