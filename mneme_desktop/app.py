@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mneme_desktop")
 
-VIEWS = ("sheet", "encounter", "healing")
+VIEWS = ("sheet", "encounter", "healing", "player")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
                         help="render the main window offscreen to a PNG and exit")
     parser.add_argument("--view", choices=VIEWS, default="sheet",
-                        help="the view shown for --screenshot")
+                        help="the view shown for --screenshot (player: the player display "
+                        "at 1920x1080)")
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
     return parser
 
@@ -85,6 +86,11 @@ def run_import(argv: Sequence[str], paths: AppPaths | None = None) -> int:
         print(f"mneme-desktop import: {exc}", file=sys.stderr)
         return 2
     print(f"Imported {character.name} into {args.into}")
+    from mneme_desktop.storage.characters import character_report
+
+    unmapped = character_report(character)
+    if unmapped:  # what CE CharacterGen had that the sheet has no field for
+        print(f"Kept in its notes, with no field on the sheet: {unmapped}")
     return 0
 
 

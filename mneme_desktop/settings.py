@@ -37,6 +37,32 @@ class PageSize(StrEnum):
     LETTER = "Letter"
 
 
+class BoxChartStyle(StrEnum):
+    """The box chart on printed sheets: rows of three boxes (one per -1 wound-penalty step)
+    or the MegaTraveller Personal Integrity Record (six-box columns). The values are those
+    of :class:`mneme_desktop.rules.box_chart.ChartStyle`, which this module cannot import."""
+
+    ROWS_OF_THREE = "rows_of_three"
+    MEGATRAVELLER = "megatraveller"
+
+
+class PlayerVisibility(StrEnum):
+    """How much of a side's wounds the player display shows (the referee chooses per side)."""
+
+    BAND_AND_HP = "band_and_hp"
+    BAND = "band"
+    VAGUE = "vague"
+    NOTHING = "nothing"
+
+
+class DisplayTheme(StrEnum):
+    """The player display's own colours, independent of the main window's theme."""
+
+    LIGHT = "light"
+    DARK = "dark"
+    HIGH_CONTRAST = "high_contrast"
+
+
 @dataclass(frozen=True)
 class Limits:
     """Bounds and help text of one setting; the settings dialog reads them from here."""
@@ -73,11 +99,40 @@ class Settings:
     page_size: PageSize = _setting(PageSize.A4, description="Paper for printing and PDFs")
     print_current_damage: bool = _setting(
         False, description="Print sheets with current damage, not blank")
+    print_box_chart: BoxChartStyle = _setting(
+        BoxChartStyle.ROWS_OF_THREE,
+        description="Box chart on printed sheets: rows of three, or the MegaTraveller record")
+    box_chart_view: BoxChartStyle = _setting(
+        BoxChartStyle.ROWS_OF_THREE,
+        description="Box chart on screen (the sheets' view switch), remembered between "
+                    "sessions; printing follows print_box_chart")
     recent_files: list[str] = _setting([], description="Recently opened campaigns, newest first")
     last_campaign: str | None = _setting(None, description="Campaign reopened at start")
     first_run_done: bool = _setting(False, description="The sample has been offered once")
     window_geometry: str = _setting("", description="Main window geometry (Qt, base64)")
     window_state: str = _setting("", description="Docks and toolbars (Qt, base64)")
+    player_display_players: PlayerVisibility = _setting(
+        PlayerVisibility.BAND_AND_HP, description="What the player display shows of the "
+        "players' side's wounds")
+    player_display_enemies: PlayerVisibility = _setting(
+        PlayerVisibility.BAND, description="What the player display shows of the enemies' "
+        "wounds")
+    player_display_neutral: PlayerVisibility = _setting(
+        PlayerVisibility.BAND, description="What the player display shows of neutral "
+        "combatants' wounds")
+    player_display_log: bool = _setting(
+        False, description="The player display shows the public lines of the log (attacks "
+                           "and their outcomes)")
+    player_display_theme: DisplayTheme = _setting(DisplayTheme.DARK,
+                                                  description="Colours of the player display")
+    player_display_text_pt: int = _setting(26, minimum=14, maximum=96,
+                                           description="Text size of the player display "
+                                                       "(points)")
+    player_display_screen: str = _setting(
+        "", description="The screen the player display opens on (its name); empty: the "
+                        "last screen")
+    player_display_full_screen: bool = _setting(
+        True, description="The player display fills its screen")
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, _checked(name, value))
@@ -130,7 +185,10 @@ class Settings:
         self.last_campaign = text
 
 
-_ENUMS: dict[str, type[StrEnum]] = {"Theme": Theme, "PageSize": PageSize}
+_ENUMS: dict[str, type[StrEnum]] = {"Theme": Theme, "PageSize": PageSize,
+                                    "PlayerVisibility": PlayerVisibility,
+                                    "DisplayTheme": DisplayTheme,
+                                    "BoxChartStyle": BoxChartStyle}
 
 
 def _checked(name: str, value: Any) -> Any:

@@ -63,6 +63,9 @@ def test_import_command_adds_a_ce_chargen_character(tmp_path, campaign):
                      home=tmp_path / "home")
     assert result.returncode == 0, result.stderr
     assert len(load_campaign(campaign).characters) == before + 1
+    assert "no field on the sheet: background, career history, hero coins" in result.stdout
+    added = load_campaign(campaign).characters[-1]
+    assert (added.species, added.age, added.credits) == ("Dwarf", 22, 20_500)
 
 
 def test_import_command_refuses_an_unknown_format_clearly(tmp_path, campaign):

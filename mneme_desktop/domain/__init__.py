@@ -43,10 +43,12 @@ from mneme_desktop.domain.encounter import (
     Combatant,
     Encounter,
     EncounterLogEntry,
+    EncounterThing,
     ExtendedTask,
     Side,
 )
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY, GameTime
+from mneme_desktop.domain.things import CrewPosition, Thing, ThingKind, ThingTemplate
 
 __all__ = [
     "CAMPAIGN_FORMAT",
@@ -69,9 +71,11 @@ __all__ = [
     "Condition",
     "ConditionKind",
     "CoverItem",
+    "CrewPosition",
     "DamageRecord",
     "Encounter",
     "EncounterLogEntry",
+    "EncounterThing",
     "ExtendedTask",
     "GameTime",
     "IntegrityProblem",
@@ -82,6 +86,9 @@ __all__ = [
     "RulesOptions",
     "Side",
     "Skill",
+    "Thing",
+    "ThingKind",
+    "ThingTemplate",
     "Weapon",
     "canonical_damage",
     "new_id",

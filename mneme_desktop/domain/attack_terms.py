@@ -13,7 +13,12 @@ from dataclasses import dataclass
 from mneme_desktop.domain.character import Character, Weapon
 from mneme_desktop.domain.encounter import Combatant
 from mneme_desktop.rules.actions import ActionKind, aim_cap, spend
-from mneme_desktop.rules.checks import CoverLevel, DifficultyBreakdown, TermKind
+from mneme_desktop.rules.checks import (
+    CoverLevel,
+    DifficultyBreakdown,
+    SuperiorityBalance,
+    TermKind,
+)
 
 __all__ = [
     "ATTACK_ACTION",
@@ -22,6 +27,7 @@ __all__ = [
     "aim_weapon",
     "attack_refusal",
     "label_aim",
+    "label_superiority",
     "label_target_cover",
     "target_cover",
 ]
@@ -70,6 +76,21 @@ def label_aim(breakdown: DifficultyBreakdown, weapon: Weapon) -> DifficultyBreak
     terms = tuple(
         term._replace(rule=f"Ch.6 aim: {aim_cap_text(weapon)}")
         if term.kind is TermKind.AIM else term
+        for term in breakdown.terms
+    )
+    return DifficultyBreakdown(terms)
+
+
+def label_superiority(breakdown: DifficultyBreakdown,
+                      balance: SuperiorityBalance | None) -> DifficultyBreakdown:
+    """Name the Ch.3 situations the superiority term sums ("ours: Superior Firepower +2"),
+    when the term is their sum (a number typed by the referee keeps the plain rule)."""
+    if balance is None or not balance.describe():
+        return breakdown
+    text = balance.describe()
+    terms = tuple(
+        term._replace(rule=f"Ch.3 superiority: {text}")
+        if term.kind is TermKind.SUPERIORITY and -term.value == balance.modifier else term
         for term in breakdown.terms
     )
     return DifficultyBreakdown(terms)

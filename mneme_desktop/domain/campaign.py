@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from mneme_desktop.domain.adversary import AdversaryTemplate
+from mneme_desktop.domain.catalogue.entries import CampaignCatalogue
 from mneme_desktop.domain.character import Character, new_id
-from mneme_desktop.domain.encounter import Combatant, Encounter
+from mneme_desktop.domain.encounter import Combatant, Encounter, EncounterThing
 from mneme_desktop.domain.gametime import GameTime
 from mneme_desktop.domain.healing.infirmary import Infirmary
 from mneme_desktop.domain.lookup import IdIndex, Place, PrivateIndex, SheetPlaces
+from mneme_desktop.domain.things import CrewPosition, Thing, ThingTemplate
 from mneme_desktop.rules.wounds import ThresholdBasis
 
 __all__ = [
@@ -87,13 +89,19 @@ class RulesOptions(BaseModel):
 class _Lookups(PrivateIndex):
     """A campaign's indexes by id (see :mod:`mneme_desktop.domain.lookup`)."""
 
-    __slots__ = ("characters", "encounters", "sheets", "templates")
+    __slots__ = (
+        "characters", "encounters", "sheets", "templates", "thing_places", "thing_templates",
+        "things",
+    )
 
     def __init__(self) -> None:
         self.characters: IdIndex[Character] = IdIndex()
         self.templates: IdIndex[AdversaryTemplate] = IdIndex()
         self.encounters: IdIndex[Encounter] = IdIndex()
         self.sheets = SheetPlaces()
+        self.things: IdIndex[Thing] = IdIndex()
+        self.thing_templates: IdIndex[ThingTemplate] = IdIndex()
+        self.thing_places = SheetPlaces()
 
 
 class Campaign(BaseModel):
@@ -115,6 +123,16 @@ class Campaign(BaseModel):
     journal: list[JournalEntry] = Field(default_factory=list)
     notes: str = ""
     infirmary: Infirmary = Field(default_factory=Infirmary)
+    catalogue: CampaignCatalogue = Field(
+        default_factory=CampaignCatalogue,
+        description="The campaign's own skills, weapons and armor, beside the built-in ones",
+    )
+    things: list[Thing] = Field(
+        default_factory=list, description="The campaign's own vehicles, craft, structures"
+    )
+    thing_library: list[ThingTemplate] = Field(
+        default_factory=list, description="Templates of things encounters make instances of"
+    )
 
     # Lookups by id, checked against the lists on every use (mneme_desktop.domain.lookup):
     # O(1) per row however the lists are changed, and never a stale answer.
@@ -136,13 +154,27 @@ class Campaign(BaseModel):
         problems += _duplicates("adversary_library", (t.id for t in self.adversary_library))
         problems += _duplicates("encounters", (e.id for e in self.encounters))
         problems += _duplicates("journal", (j.id for j in self.journal))
+        problems += _duplicates("things", (t.id for t in self.things))
+        problems += _duplicates("thing_library", (t.id for t in self.thing_library))
         character_ids = {c.id for c in self.characters}
+        thing_ids = {t.id for t in self.things}
         for e_index, encounter in enumerate(self.encounters):
             base: FieldPath = ("encounters", e_index, "combatants")
             problems += _duplicates(base, (c.id for c in encounter.combatants))
             combatant_ids = {c.id for c in encounter.combatants}
+            problems += _thing_problems(("encounters", e_index), encounter, thing_ids)
+            entry_ids = {t.id for t in encounter.things}
             for c_index, combatant in enumerate(encounter.combatants):
                 here = (*base, c_index)
+                if combatant.cover_thing_id is not None and combatant.cover_thing_id not in (
+                    entry_ids
+                ):
+                    problems.append(
+                        IntegrityProblem(
+                            (*here, "cover_thing_id"),
+                            f"no thing with id {combatant.cover_thing_id!r} in this encounter",
+                        )
+                    )
                 if combatant.character_id is not None and combatant.character_id not in (
                     character_ids
                 ):
@@ -226,6 +258,108 @@ class Campaign(BaseModel):
             self.encounters[first].combatants[second].instance = sheet
         return old
 
+    # --- things (vehicles, craft, structures, cover objects) ---------------------------
+
+    def find_campaign_thing(self, thing_id: str) -> Thing | None:
+        """One of the campaign's own things (not a template's or an encounter's)."""
+        return self._index().things.find(self.things, thing_id)
+
+    def find_thing_template(self, template_id: str) -> ThingTemplate | None:
+        return self._index().thing_templates.find(self.thing_library, template_id)
+
+    def thing_template(self, template_id: str) -> ThingTemplate:
+        found = self.find_thing_template(template_id)
+        if found is None:
+            raise KeyError(f"no thing template {template_id!r} in campaign {self.name!r}")
+        return found
+
+    def encounter_thing(self, entry: EncounterThing) -> Thing:
+        """The thing an encounter entry stands for: its instance, or the campaign thing."""
+        if entry.instance is not None:
+            return entry.instance
+        assert entry.thing_id is not None  # guaranteed by EncounterThing validation
+        found = self.find_campaign_thing(entry.thing_id)
+        if found is None:
+            raise KeyError(f"no thing {entry.thing_id!r} in campaign {self.name!r}")
+        return found
+
+    def find_thing(self, thing_id: str) -> Thing | None:
+        """Any thing by id, wherever it lives: a campaign thing, a template's stats or an
+        encounter's instance. The one search for "any thing", as :meth:`find_sheet` is for
+        character sheets."""
+        place = self._thing_place(thing_id)
+        return None if place is None else self._thing_at(place)
+
+    def thing(self, thing_id: str) -> Thing:
+        found = self.find_thing(thing_id)
+        if found is None:
+            raise KeyError(f"no thing {thing_id!r} in campaign {self.name!r}")
+        return found
+
+    def put_thing(self, thing: Thing) -> Thing:
+        """Put ``thing`` where the thing with its id lives and return the one it replaced;
+        the one way edits put a thing back."""
+        place = self._thing_place(thing.id)
+        if place is None:
+            raise KeyError(f"no thing {thing.id!r} in campaign {self.name!r}")
+        old = self._thing_at(place)
+        assert old is not None  # checked by _thing_place
+        where, first, second = place
+        if where == 0:
+            self.things[first] = thing
+        elif where == 1:
+            self.thing_library[first].stats = thing
+        else:
+            self.encounters[first].things[second].instance = thing
+        return old
+
+    def thing_encounters(self, thing_id: str) -> list[Encounter]:
+        """The encounters a thing takes part in (by reference or as an instance)."""
+        return [e for e in self.encounters
+                if any(t.thing_id == thing_id or (t.instance is not None
+                                                  and t.instance.id == thing_id)
+                       for t in e.things)]
+
+    def crew_of(self, thing: Thing) -> list[tuple[CrewPosition, Character | None]]:
+        """Each crew position with the sheet sitting there (None: empty, or its character
+        is gone)."""
+        return [(position, None if position.character_id is None
+                 else self.find_sheet(position.character_id)) for position in thing.crew]
+
+    def _thing_at(self, place: Place) -> Thing | None:
+        where, first, second = place
+        if where == 0:
+            return self.things[first] if first < len(self.things) else None
+        if where == 1:
+            library = self.thing_library
+            return library[first].stats if first < len(library) else None
+        if first >= len(self.encounters):
+            return None
+        entries = self.encounters[first].things
+        return entries[second].instance if second < len(entries) else None
+
+    def _thing_place(self, thing_id: str) -> Place | None:
+        index = self._index().thing_places
+        lists: list[Sequence[object]] = [self.things, self.thing_library, self.encounters]
+        lists += [e.things for e in self.encounters]
+        if index.current(*lists):
+            place = index.places.get(thing_id)
+            if place is not None:
+                thing = self._thing_at(place)
+                if thing is not None and thing.id == thing_id:
+                    return place
+        places: dict[str, Place] = {}
+        for position, thing in enumerate(self.things):
+            places.setdefault(thing.id, (0, position, 0))
+        for position, template in enumerate(self.thing_library):
+            places.setdefault(template.stats.id, (1, position, 0))
+        for position, encounter in enumerate(self.encounters):
+            for number, entry in enumerate(encounter.things):
+                if entry.instance is not None:
+                    places.setdefault(entry.instance.id, (2, position, number))
+        index.rebuilt(places, *lists)
+        return places.get(thing_id)
+
     def _index(self) -> _Lookups:
         # Read past pydantic's __getattr__ for private attributes (40 times slower).
         private = self.__pydantic_private__
@@ -307,6 +441,19 @@ class Campaign(BaseModel):
             for combatant in encounter.combatants:
                 if combatant.instance is not None:
                     yield combatant.instance
+
+
+def _thing_problems(
+    base: FieldPath, encounter: Encounter, thing_ids: set[str]
+) -> list[IntegrityProblem]:
+    """An encounter's things: unique ids, and every campaign thing they name is there."""
+    problems = _duplicates((*base, "things"), (t.id for t in encounter.things))
+    for index, entry in enumerate(encounter.things):
+        if entry.thing_id is not None and entry.thing_id not in thing_ids:
+            problems.append(IntegrityProblem(
+                (*base, "things", index, "thing_id"),
+                f"no thing with id {entry.thing_id!r} in this campaign"))
+    return problems
 
 
 def _duplicates(where: str | FieldPath, ids: Iterable[str]) -> list[IntegrityProblem]:

@@ -16,10 +16,17 @@ from pydantic import BaseModel
 
 from mneme_desktop.domain.adversary import AdversaryTemplate
 from mneme_desktop.domain.campaign import Campaign, JournalEntry
+from mneme_desktop.domain.catalogue.entries import CampaignCatalogue
 from mneme_desktop.domain.character import Character
-from mneme_desktop.domain.encounter import Combatant, Encounter, EncounterLogEntry
+from mneme_desktop.domain.encounter import (
+    Combatant,
+    Encounter,
+    EncounterLogEntry,
+    EncounterThing,
+)
 from mneme_desktop.domain.gametime import GameTime
 from mneme_desktop.domain.healing.infirmary import Infirmary
+from mneme_desktop.domain.things import Thing, ThingTemplate
 
 __all__ = [
     "AddJournalEntry",
@@ -27,17 +34,22 @@ __all__ = [
     "ChangeSummary",
     "Edit",
     "InsertCombatant",
+    "InsertEncounterThing",
     "InsertItem",
     "ItemList",
     "Locator",
     "MoveCombatant",
     "Patch",
     "RemoveCombatant",
+    "RemoveEncounterThing",
     "RemoveItem",
     "ReplaceSheet",
+    "ReplaceThing",
+    "SetCatalogue",
     "SetClock",
     "SetCombatantField",
     "SetEncounterField",
+    "SetEncounterThingField",
     "SetInfirmary",
     "SetRulesOption",
 ]
@@ -55,6 +67,10 @@ class ChangeSummary:
     journal_changed: bool = False
     infirmary_changed: bool = False
     rules_changed: bool = False
+    thing_ids: frozenset[str] = frozenset()
+    """Things (vehicles, cover objects) whose sheet changed, wherever they live."""
+    catalogue_changed: bool = False
+    """The campaign's own catalogue entries (skills, weapons, armor)."""
 
     def __or__(self, other: ChangeSummary) -> ChangeSummary:
         return ChangeSummary(
@@ -65,6 +81,8 @@ class ChangeSummary:
             self.journal_changed or other.journal_changed,
             self.infirmary_changed or other.infirmary_changed,
             self.rules_changed or other.rules_changed,
+            self.thing_ids | other.thing_ids,
+            catalogue_changed=self.catalogue_changed or other.catalogue_changed,
         )
 
     @property
@@ -83,6 +101,15 @@ class ChangeSummary:
             return True
         return bool(self.encounter_ids) and campaign.find_character(sheet_id) is None
 
+    def touches_thing(self, thing_id: str | None, campaign: Campaign) -> bool:
+        """Whether a view of the thing ``thing_id`` must show it again after this step
+        (an encounter's step can remove the entry an instance lives in)."""
+        if thing_id is None:
+            return self.structure_changed
+        if thing_id in self.thing_ids or self.structure_changed:
+            return True
+        return bool(self.encounter_ids) and campaign.find_campaign_thing(thing_id) is None
+
     def reach(self, campaign: Campaign) -> ChangeSummary:
         """Everything this step changed as the views see it, worked out once per step.
 
@@ -97,7 +124,14 @@ class ChangeSummary:
         encounters = set(self.encounter_ids)
         if self.rules_changed:
             encounters |= {e.id for e in campaign.encounters}
-        elif self.character_ids:
+        if self.thing_ids and not self.rules_changed:
+            for encounter in campaign.encounters:
+                if encounter.id not in encounters and any(
+                        t.thing_id in self.thing_ids
+                        or (t.instance is not None and t.instance.id in self.thing_ids)
+                        for t in encounter.things):
+                    encounters.add(encounter.id)
+        if self.character_ids and not self.rules_changed:
             for encounter in campaign.encounters:
                 if encounter.id not in encounters and any(
                         c.character_id in self.character_ids
@@ -327,6 +361,120 @@ class ReplaceSheet:
         loc.campaign.put_sheet(self.before.model_copy(deep=True))
 
 
+@dataclass(frozen=True)
+class ReplaceThing:
+    """One thing (vehicle, cover object) before and after, wherever it lives (a campaign
+    thing, a template's stats, an encounter's instance); ``lines`` say what happened."""
+
+    before: Thing
+    after: Thing
+    lines: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.before.id != self.after.id:
+            raise ValueError("a thing edit must keep the thing's id")
+
+    @property
+    def thing_id(self) -> str:
+        return self.after.id
+
+    @property
+    def description(self) -> str:
+        return f"{self.after.name}: " + "; ".join(self.lines)
+
+    @property
+    def summary(self) -> ChangeSummary:
+        renamed = self.before.name != self.after.name or self.before.kind != self.after.kind
+        return ChangeSummary(thing_ids=frozenset({self.after.id}), structure_changed=renamed)
+
+    def apply(self, loc: Locator) -> None:
+        loc.campaign.put_thing(self.after.model_copy(deep=True))
+
+    def revert(self, loc: Locator) -> None:
+        loc.campaign.put_thing(self.before.model_copy(deep=True))
+
+
+# --- things in encounters --------------------------------------------------------------
+
+
+def _put_entry(loc: Locator, encounter_id: str, index: int, entry: EncounterThing) -> None:
+    loc.encounter(encounter_id).things.insert(index, entry.model_copy(deep=True))
+
+
+def _take_entry(loc: Locator, encounter_id: str, entry_id: str) -> None:
+    things = loc.encounter(encounter_id).things
+    position = next((i for i, t in enumerate(things) if t.id == entry_id), None)
+    if position is None:
+        raise KeyError(f"no thing {entry_id!r} in this encounter")
+    del things[position]
+
+
+@dataclass(frozen=True)
+class InsertEncounterThing:
+    """A thing (a campaign thing by reference, or a template's instance) put into an
+    encounter's things at ``index``."""
+
+    encounter_id: str
+    index: int
+    entry: EncounterThing
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(encounter_ids=frozenset({self.encounter_id}))
+
+    def apply(self, loc: Locator) -> None:
+        _put_entry(loc, self.encounter_id, self.index, self.entry)
+
+    def revert(self, loc: Locator) -> None:
+        _take_entry(loc, self.encounter_id, self.entry.id)
+
+
+@dataclass(frozen=True)
+class RemoveEncounterThing:
+    """The inverse of :class:`InsertEncounterThing`."""
+
+    encounter_id: str
+    index: int
+    entry: EncounterThing
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(encounter_ids=frozenset({self.encounter_id}))
+
+    def apply(self, loc: Locator) -> None:
+        _take_entry(loc, self.encounter_id, self.entry.id)
+
+    def revert(self, loc: Locator) -> None:
+        _put_entry(loc, self.encounter_id, self.index, self.entry)
+
+
+@dataclass(frozen=True)
+class SetEncounterThingField:
+    """One field of an encounter's thing entry (side, out of fight, notes)."""
+
+    encounter_id: str
+    entry_id: str
+    name: str
+    before: object
+    after: object
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(encounter_ids=frozenset({self.encounter_id}))
+
+    def _entry(self, loc: Locator) -> EncounterThing:
+        entry = loc.encounter(self.encounter_id).find_thing_entry(self.entry_id)
+        if entry is None:
+            raise KeyError(f"no thing {self.entry_id!r} in this encounter")
+        return entry
+
+    def apply(self, loc: Locator) -> None:
+        setattr(self._entry(loc), self.name, _fresh(self.after))
+
+    def revert(self, loc: Locator) -> None:
+        setattr(self._entry(loc), self.name, _fresh(self.before))
+
+
 # --- the campaign ----------------------------------------------------------------------
 
 
@@ -411,9 +559,27 @@ class SetRulesOption:
         setattr(loc.campaign.rules_options, self.name, self.before)
 
 
-ItemList = Literal["characters", "adversary_library", "encounters"]
+@dataclass(frozen=True)
+class SetCatalogue:
+    """The campaign's own catalogue entries replaced as a whole (they are few and small)."""
+
+    before: CampaignCatalogue
+    after: CampaignCatalogue
+
+    @property
+    def summary(self) -> ChangeSummary:
+        return ChangeSummary(catalogue_changed=True)
+
+    def apply(self, loc: Locator) -> None:
+        loc.campaign.catalogue = self.after.model_copy(deep=True)
+
+    def revert(self, loc: Locator) -> None:
+        loc.campaign.catalogue = self.before.model_copy(deep=True)
+
+
+ItemList = Literal["characters", "adversary_library", "encounters", "things", "thing_library"]
 """The campaign lists whose items the navigator shows."""
-Item = Character | AdversaryTemplate | Encounter
+Item = Character | AdversaryTemplate | Encounter | Thing | ThingTemplate
 
 
 def _items(campaign: Campaign, where: ItemList) -> list[Item]:
@@ -477,10 +643,15 @@ Edit = (
     | MoveCombatant
     | AppendLog
     | ReplaceSheet
+    | ReplaceThing
+    | InsertEncounterThing
+    | RemoveEncounterThing
+    | SetEncounterThingField
     | SetClock
     | AddJournalEntry
     | SetInfirmary
     | SetRulesOption
+    | SetCatalogue
     | InsertItem
     | RemoveItem
 )
@@ -583,6 +754,16 @@ class Patch:
                 earlier = merged.get(key)
                 if isinstance(earlier, ReplaceSheet):
                     edit = ReplaceSheet(earlier.before, edit.after, edit.lines)
+            elif isinstance(edit, ReplaceThing):
+                key = ("thing", edit.thing_id)
+                earlier = merged.get(key)
+                if isinstance(earlier, ReplaceThing):
+                    edit = ReplaceThing(earlier.before, edit.after, edit.lines)
+            elif isinstance(edit, SetEncounterThingField):
+                key = ("encounter thing", edit.encounter_id, edit.entry_id, edit.name)
+                earlier = merged.get(key)
+                if isinstance(earlier, SetEncounterThingField):
+                    edit = replace(edit, before=earlier.before)
             elif isinstance(edit, SetCombatantField):
                 key = ("combatant", edit.encounter_id, edit.combatant_id, edit.name)
                 earlier = merged.get(key)

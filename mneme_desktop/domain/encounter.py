@@ -15,6 +15,7 @@ from mneme_desktop.domain.adversary import AdversaryTemplate
 from mneme_desktop.domain.character import Amount, Character, SignedAmount, new_id
 from mneme_desktop.domain.gametime import GameTime
 from mneme_desktop.domain.lookup import IdIndex
+from mneme_desktop.domain.things import Thing
 from mneme_desktop.rules.actions import (
     MINOR_ACTIONS_PER_ROUND,
     ActionKind,
@@ -22,13 +23,19 @@ from mneme_desktop.rules.actions import (
     Stance,
 )
 from mneme_desktop.rules.checks import CoverLevel
+from mneme_desktop.rules.movement import GridScale
 
 __all__ = [
     "Combatant",
     "Encounter",
     "EncounterLogEntry",
+    "EncounterThing",
     "ExtendedTask",
+    "LastShot",
+    "NextRollKind",
+    "NextRollTerm",
     "Side",
+    "SideTactics",
 ]
 
 _MODEL = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True)
@@ -80,6 +87,65 @@ class ExtendedTask(BaseModel):
         )
 
 
+class NextRollKind(StrEnum):
+    """What waits on a combatant's next roll."""
+
+    ADVANTAGE = "advantage"
+    DISADVANTAGE = "disadvantage"
+    DM = "dm"
+
+
+class NextRollTerm(BaseModel):
+    """Something the fight left on a combatant's next roll: the advantage or disadvantage
+    of a grapple (Ch.6: "on the next round"), a supporter's Success Effect as a DM (Ch.6
+    supporting actions). Used up by that roll."""
+
+    model_config = _MODEL
+
+    kind: NextRollKind
+    value: SignedAmount = Field(default=1, description="The DM, or how many (dis)advantages")
+    source: str = Field(default="", max_length=500, description="Who or what gave it")
+    granted_round: Amount = 0
+    last_round: Amount | None = Field(
+        default=None, description="The last round it can be used in; None: until used"
+    )
+
+
+class SideTactics(BaseModel):
+    """The advantage (or disadvantage) rolls a side's Tactics check granted (Ch.6 Tactics
+    skill: the capped Effect), and how many are left to spend on the side's rolls."""
+
+    model_config = _MODEL
+
+    side: Side
+    leader_id: str | None = None
+    leader: str = Field(default="", max_length=200)
+    difficulty: Amount = 8
+    kind: NextRollKind = NextRollKind.ADVANTAGE
+    granted: Amount = 0
+    left: Amount = 0
+
+    @model_validator(mode="after")
+    def _left_within_granted(self) -> SideTactics:
+        if self.kind is NextRollKind.DM:
+            raise ValueError("a Tactics pool holds advantage or disadvantage rolls, not a DM")
+        if self.left > self.granted:
+            raise ValueError(f"{self.left} Tactics rolls left of {self.granted} granted")
+        return self
+
+
+class LastShot(BaseModel):
+    """A combatant's last attack on one target, with the aim it used: what a ballistic
+    correction (Ch.6, "keep their Aim bonus from the last round and increase it by 1")
+    keeps when the shooter saw where the shots went."""
+
+    model_config = _MODEL
+
+    target_id: str = Field(min_length=1, max_length=64)
+    aim: Amount = 0
+    round: Amount = 0
+
+
 class Combatant(BaseModel):
     """One participant: either a campaign character (by id) or an embedded adversary instance."""
 
@@ -93,15 +159,40 @@ class Combatant(BaseModel):
     initiative_dice: list[SignedAmount] = Field(
         default_factory=list, description="Dice shown when rolled"
     )
+    initiative_skill: str | None = Field(
+        default=None, max_length=200,
+        description="The skill this combatant applies to initiative (Recon, Tactics, a "
+        "weapon skill); None: the one chosen when rolling",
+    )
     delayed: bool = False
     actions_spent: int = Field(default=0, ge=0, le=MINOR_ACTIONS_PER_ROUND)
     aim: Amount = Field(default=0, description="Aim bonus built up for the next attack")
     aim_target_id: str | None = None
+    last_shot: LastShot | None = Field(
+        default=None, description="The last attack on one target and its aim, for a "
+        "ballistic correction; None: none to correct")
     stance: Stance = Stance.STANDING
     cover: CoverLevel = CoverLevel.NONE
+    cover_thing_id: str | None = Field(
+        default=None,
+        description="The encounter thing (shield, cinder blocks) this combatant is behind: "
+        "it absorbs fail effect up to its protection and takes those damage rolls",
+    )
     extended_task: ExtendedTask | None = None
     out_of_fight: bool = Field(default=False, description="Fled, surrendered or removed")
     notes: str = ""
+    next_roll: list[NextRollTerm] = Field(
+        default_factory=list, description="What waits on this combatant's next roll"
+    )
+    tactics_attempts: Amount = Field(
+        default=0, description="Tactics checks made for advantage rolls this fight (Ch.6: "
+        "tries while attempts < Tactics skill + 1)"
+    )
+    revealed: bool = Field(
+        default=True,
+        description="Shown on the player display; False for an adversary the players "
+        "have not met yet",
+    )
 
     @model_validator(mode="after")
     def _one_source(self) -> Combatant:
@@ -115,6 +206,31 @@ class Combatant(BaseModel):
     @property
     def actions_left(self) -> int:
         return MINOR_ACTIONS_PER_ROUND - self.actions_spent
+
+
+class EncounterThing(BaseModel):
+    """A thing taking part in an encounter: a campaign thing by reference (damage stays on
+    it) or an embedded instance of a thing template ("Shield 2"). A combatant behind it
+    names it in :attr:`Combatant.cover_thing_id`; a crewed vehicle acts on its crew's
+    initiative (:func:`mneme_desktop.domain.combat.things.thing_initiative`)."""
+
+    model_config = _MODEL
+
+    id: str = Field(default_factory=new_id, min_length=1, max_length=64)
+    thing_id: str | None = None
+    instance: Thing | None = None
+    side: Side = Side.NEUTRAL
+    out_of_fight: bool = Field(default=False, description="Left the fight or wrecked away")
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _one_source(self) -> EncounterThing:
+        if (self.thing_id is None) == (self.instance is None):
+            raise ValueError(
+                "an encounter thing needs exactly one of thing_id (a campaign thing) "
+                "or instance (a thing made from a template)"
+            )
+        return self
 
 
 class EncounterLogEntry(BaseModel):
@@ -157,10 +273,24 @@ class Encounter(BaseModel):
     notes: str = ""
     round: Amount = 0
     turn_index: Amount = 0
+    thing_turn: str | None = Field(
+        default=None, max_length=64,
+        description="The crewed vehicle (encounter thing id) whose turn it is, just before "
+        "the combatant at turn_index (its crew's); None: that combatant's turn",
+    )
     combatants: list[Combatant] = Field(default_factory=list)
+    things: list[EncounterThing] = Field(
+        default_factory=list, description="Vehicles, craft, structures and cover objects here"
+    )
     log: list[EncounterLogEntry] = Field(default_factory=list)
     started_at: GameTime | None = None
     ended: bool = False
+    movement_scale: GridScale = Field(
+        default=GridScale.FINE, description="The movement table's spaces in this encounter "
+        "(Ch.6: 1.5 m or 4.5 m)")
+    tactics: list[SideTactics] = Field(
+        default_factory=list, description="Each side's Tactics rolls left (Ch.6 Tactics skill)"
+    )
 
     _combatant_index: IdIndex[Combatant] = PrivateAttr(default_factory=IdIndex)
     """Combatants by id, checked against the list on each lookup (O(1), never stale)."""
@@ -180,6 +310,10 @@ class Encounter(BaseModel):
         assert private is not None
         index: IdIndex[Combatant] = private["_combatant_index"]
         return index
+
+    def find_thing_entry(self, entry_id: str) -> EncounterThing | None:
+        """The encounter thing with ``entry_id`` (few per encounter: a plain scan)."""
+        return next((t for t in self.things if t.id == entry_id), None)
 
     def combatant(self, combatant_id: str) -> Combatant:
         found = self.find_combatant(combatant_id)
@@ -269,6 +403,7 @@ class Encounter(BaseModel):
         """Round 1 begins with the highest initiative."""
         self.round = 1
         self.turn_index = 0
+        self.thing_turn = None
         self.ended = False
         self.started_at = at
         for combatant in self.combatants:
@@ -286,6 +421,7 @@ class Encounter(BaseModel):
         if self.ended:
             raise ValueError("the encounter has ended")
         count = len(self.initiative_order())
+        self.thing_turn = None  # vehicles' turns are passed by combat.next_turn_patch
         if self.turn_index + 1 < count:
             self.turn_index += 1
             return False

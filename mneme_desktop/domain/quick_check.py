@@ -20,14 +20,28 @@ a line in the shown encounter's log, or an entry in the campaign journal.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
 from mneme_desktop.domain.campaign import Campaign, JournalEntry
 from mneme_desktop.domain.character import Character, Characteristic
-from mneme_desktop.domain.edits import AddJournalEntry, AppendLog, Edit, Patch
-from mneme_desktop.domain.encounter import Encounter, EncounterLogEntry
+from mneme_desktop.domain.edits import (
+    AddJournalEntry,
+    AppendLog,
+    Edit,
+    Patch,
+    SetCombatantField,
+    SetEncounterField,
+)
+from mneme_desktop.domain.encounter import Encounter, EncounterLogEntry, NextRollKind
+from mneme_desktop.domain.next_roll import (
+    NextRoll,
+    next_roll_of,
+    side_tactics,
+    tactics_after_spending,
+    tactics_text,
+)
 from mneme_desktop.domain.roll_terms import (
     Modifier,
     skill_term,
@@ -43,6 +57,7 @@ from mneme_desktop.rules.checks import (
     CheckResult,
     DifficultyBreakdown,
     DifficultyTerm,
+    SuperiorityBalance,
     check_from,
     difficulty_label,
     net_advantage,
@@ -72,10 +87,13 @@ __all__ = [
     "check_odds",
     "check_terms",
     "combatant_sheet_id",
+    "next_roll_waiting",
     "opposing_characteristic",
     "opposition",
     "resolve_check",
     "roll_expression",
+    "side_tactics",
+    "tactics_text",
 ]
 
 MAX_ADVANTAGE = 10
@@ -148,9 +166,18 @@ class CheckRequest:
     advantages: int = 0
     disadvantages: int = 0
     other_dm: int = 0
+    superiority: SuperiorityBalance = field(default_factory=SuperiorityBalance)
+    """The Ch.3 superiority situations of the checker's side and of the other: their sum is
+    a DM on the roll."""
     opponent_id: str | None = None
     opposing_skill: str | None = None
     opposing_characteristic: Characteristic | None = None
+    fight_id: str | None = None
+    """The encounter the check is made in: what waits on the roller's next roll there (a
+    grapple's advantage, a supporter's DM) counts when ``use_next_roll``, and is used up."""
+    use_next_roll: bool = True
+    tactics_roll: bool = False
+    """Spend one of the roller's side's Tactics rolls in the fight (Ch.6 Tactics)."""
 
     def __post_init__(self) -> None:
         for what, count in (("advantages", self.advantages),
@@ -185,6 +212,12 @@ class CheckOdds:
     difficulty_terms: tuple[DifficultyTerm, ...] = ()
     """How the Difficulty was made, term by term (empty: the referee set it)."""
     opponent: str | None = None
+    next_roll: NextRoll = field(default_factory=NextRoll)
+    """What waited on the roller's next roll, counted in the terms and the advantage."""
+    combatant_id: str | None = field(default=None, compare=False)
+    """The roller in the fight (``fight_id``), whose next roll this check uses up."""
+    tactics: NextRollKind | None = None
+    """The side's Tactics roll spent on this check, if any."""
 
     @property
     def modifier(self) -> int:
@@ -210,9 +243,11 @@ def chance_text(chance: Fraction) -> str:
 
 def check_terms(character: Character, skill: str | None = None,
                 characteristic: Characteristic | None = None,
-                other_dm: int = 0) -> tuple[Modifier, ...]:
+                other_dm: int = 0,
+                superiority: SuperiorityBalance | None = None) -> tuple[Modifier, ...]:
     """The DM of a check, term by term: skill (unskilled -3), characteristic DM, the
-    referee's other DM, and the wounds (the same terms as a Tactics check's)."""
+    referee's other DM, the superiority situations' sum (Ch.3) and the wounds (the same
+    terms as a Tactics check's)."""
     terms: list[Modifier] = []
     name = (skill or "").strip()
     if name:
@@ -226,6 +261,9 @@ def check_terms(character: Character, skill: str | None = None,
                               "Ch.3 characteristic modifier"))
     if other_dm:
         terms.append(Modifier("Other DM", other_dm, "the referee's DM"))
+    if superiority is not None and superiority.modifier:
+        terms.append(Modifier("Superiority", superiority.modifier,
+                              f"Ch.3 superiority: {superiority.describe()}"))
     terms.extend(wound_terms(character))
     return tuple(terms)
 
@@ -277,7 +315,11 @@ def check_odds(campaign: Campaign, request: CheckRequest) -> CheckOdds:
     """The check as it stands before the roll, with its exact chance of success."""
     character = _sheet(campaign, request.sheet_id)
     terms = check_terms(character, request.skill_name, request.characteristic,
-                        request.other_dm)
+                        request.other_dm, request.superiority)
+    waiting, combatant_id = next_roll_waiting(campaign, request.sheet_id, request.fight_id)
+    if not request.use_next_roll:
+        waiting = NextRoll()
+    terms = (*terms, *waiting.modifiers)
     modifier = sum(term.value for term in terms)
     difficulty = request.difficulty
     difficulty_terms: tuple[DifficultyTerm, ...] = ()
@@ -288,9 +330,39 @@ def check_odds(campaign: Campaign, request: CheckRequest) -> CheckOdds:
         breakdown = opposition(opponent, skill or "", request.opposing_characteristic)
         difficulty, difficulty_terms = breakdown.total, breakdown.terms
         opponent_name = opponent.name
-    return CheckOdds(character.name, _what(request), terms, difficulty, request.advantage,
-                     success_chance(modifier, difficulty, request.advantage),
-                     difficulty_terms, opponent_name)
+    tactics = _tactics_roll(campaign, request, combatant_id)
+    advantage = net_advantage(
+        request.advantages + waiting.advantages + (tactics is NextRollKind.ADVANTAGE),
+        request.disadvantages + waiting.disadvantages + (tactics is NextRollKind.DISADVANTAGE))
+    return CheckOdds(character.name, _what(request), terms, difficulty, advantage,
+                     success_chance(modifier, difficulty, advantage),
+                     difficulty_terms, opponent_name, waiting, combatant_id, tactics)
+
+
+def _tactics_roll(campaign: Campaign, request: CheckRequest,
+                  combatant_id: str | None) -> NextRollKind | None:
+    """The kind of the side's Tactics roll the check spends (refused when none is left)."""
+    if not request.tactics_roll:
+        return None
+    encounter = campaign.find_encounter(request.fight_id) if request.fight_id else None
+    if encounter is None or combatant_id is None:
+        raise QuickCheckError("a Tactics roll is spent by a combatant, in their fight")
+    side = encounter.combatant(combatant_id).side
+    pool = side_tactics(encounter, side)
+    if pool is None:
+        raise QuickCheckError(f"the {side.label} have no Tactics rolls left")
+    return pool.kind
+
+
+def next_roll_waiting(campaign: Campaign, sheet_id: str,
+                      fight_id: str | None) -> tuple[NextRoll, str | None]:
+    """What waits on the next roll of ``sheet_id`` in the fight ``fight_id``, and the
+    combatant it waits on (nothing outside a fight)."""
+    encounter = campaign.find_encounter(fight_id) if fight_id else None
+    combatant_id = _combatant_of(encounter, sheet_id) if encounter else None
+    if encounter is None or combatant_id is None:
+        return NextRoll(), combatant_id
+    return next_roll_of(encounter, encounter.combatant(combatant_id)), combatant_id
 
 
 # --- who can roll ------------------------------------------------------------------------
@@ -416,6 +488,10 @@ def resolve_check(campaign: Campaign, request: CheckRequest, source: DiceSource,
     line = (f"{odds.name}: {odds.what} vs {odds.difficulty_text}{against}: {source.how} {dice} "
             f"{_signed(odds.modifier)} ({terms}){advantage} = {result.total}; "
             f"Effect {_signed(result.effect)}, {verdict} (chance was {chance_text(odds.chance)})")
+    if odds.next_roll:
+        line += f"; next roll: {odds.next_roll.text}"
+    if odds.tactics is not None:
+        line += f"; a Tactics {odds.tactics.value} roll spent"
     if duration is not None:
         line += f"; took {duration.text}"
     title = f"Check: {odds.name}, {odds.what}"
@@ -423,6 +499,19 @@ def resolve_check(campaign: Campaign, request: CheckRequest, source: DiceSource,
         title += f" against {odds.opponent}"
     patch = _record(campaign, encounter_id, title, line, actor_id=request.sheet_id,
                     actor=odds.name, action=f"Check: {odds.what}", result=result)
+    fight = campaign.find_encounter(request.fight_id) if request.fight_id else None
+    if odds.next_roll and fight is not None and odds.combatant_id is not None:
+        # The roll uses up what waited on it, in the same step as its log line.
+        before = list(fight.combatant(odds.combatant_id).next_roll)
+        used = SetCombatantField(fight.id, odds.combatant_id, "next_roll", before, [])
+        patch = Patch(patch.text, (*patch.edits, used), patch.merge_key,
+                      patch.encounter_id or fight.id)
+    if odds.tactics is not None and fight is not None and odds.combatant_id is not None:
+        side = fight.combatant(odds.combatant_id).side
+        spent = SetEncounterField(fight.id, "tactics", list(fight.tactics),
+                                  tactics_after_spending(fight, side))
+        patch = Patch(patch.text, (*patch.edits, spent), patch.merge_key,
+                      patch.encounter_id or fight.id)
     return CheckOutcome(odds, result, line, patch)
 
 

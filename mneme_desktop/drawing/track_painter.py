@@ -1,4 +1,5 @@
-"""Pure QPainter drawing of the damage track: the HP threshold bar and the box chart.
+"""Pure QPainter drawing of the damage track: the HP threshold bar, and the colours, pens
+and hatching the box chart (:mod:`.box_chart_painter`) shares with it.
 
 The widgets and the PDF exporter call the same functions, so screen and paper always agree.
 Every number drawn here (bands, thresholds, tally groups, boxes, row labels) comes from
@@ -33,21 +34,16 @@ from mneme_desktop.rules.wounds import WoundState
 
 __all__ = [
     "BandColors",
-    "BoxChartLayout",
     "HpBarLayout",
     "TrackColors",
     "band_initials",
     "bar_unit_center",
     "bar_value_at",
-    "box_at",
-    "box_chart_layout",
-    "box_chart_size_hint",
     "click_value",
     "describe_track",
     "hp_bar_layout",
     "hp_bar_size_hint",
     "paint_band_pattern",
-    "paint_box_chart",
     "paint_hp_bar",
     "track_tooltip",
 ]
@@ -201,15 +197,17 @@ def describe_track(track: DamageTrack, subject: str = "") -> str:
     "Mara Vey: damage 8 of 21 HP: seriously wounded, penalty -2"."""
     damage = "damage" if subject else "Damage"
     text = (
-        f"{damage} {track.damage} of {track.hp} HP: {track.state.label.lower()}, "
-        f"{_penalty_text(track.penalty)}"
+        f"{damage} {track.damage} of {track.hp} {track.unit}: "
+        f"{track.label_of(track.state).lower()}"
     )
+    if track.penalties:
+        text += f", {_penalty_text(track.penalty)}"
     return f"{subject}: {text}" if subject else text
 
 
 def _thresholds_text(track: DamageTrack) -> str:
-    parts = [f"{mark.state.label} from {mark.value}" for mark in track.marks]
-    return "Thresholds: " + ", ".join(parts) + f" (HP {track.hp})"
+    parts = [f"{track.label_of(mark.state)} from {mark.value}" for mark in track.marks]
+    return "Thresholds: " + ", ".join(parts) + f" ({track.unit} {track.hp})"
 
 
 def track_tooltip(track: DamageTrack, value: int) -> str:
@@ -218,13 +216,14 @@ def track_tooltip(track: DamageTrack, value: int) -> str:
     lines: list[str] = []
     band = track.band_at(value)
     if band is None:
-        lines.append(track.thresholds.rule_for(WoundState.UNHURT))
+        lines.append(f"{track.label_of(WoundState.UNHURT)}: no damage")
     else:
         lines.append(f"{band.label}: damage {band.start}–{band.end}")
         lines.append(band.rule_text)
         if band.state is WoundState.DYING:
-            lines.append("Room past HP for massive damage; each box is one more point.")
-    for group in track.tally_groups:
+            lines.append(f"Room past {track.unit} for massive damage; each box is one more "
+                         "point.")
+    for group in track.tally_groups if track.penalties else ():
         if group.start <= value <= group.end:
             lines.append(
                 f"Wound penalty: -1 to all rolls for every 3 damage; "
@@ -397,8 +396,8 @@ def bar_value_at(rect: QRectF, track: DamageTrack, x: float) -> int:
 
 def _mark_text(track: DamageTrack, mark: ThresholdMark) -> str:
     if mark.state is WoundState.DYING:
-        return f"HP {track.hp}"
-    return f"{band_initials(mark.state.label)} {mark.value}"
+        return f"{track.unit} {track.hp}"
+    return f"{band_initials(track.label_of(mark.state))} {mark.value}"
 
 
 def _band_rect(bar: QRectF, track: DamageTrack, band: Band) -> QRectF:
@@ -589,7 +588,7 @@ def _paint_header(
     metrics: QFontMetricsF,
 ) -> None:
     """The state and penalty on the left, damage against HP on the right."""
-    amount = f"{track.damage} / {track.hp} HP"
+    amount = f"{track.damage} / {track.hp} {track.unit}"
     amount_width = metrics.horizontalAdvance(amount)
     state_width = header.width() - amount_width - metrics.height()
     painter.setPen(colors.label)
@@ -599,11 +598,14 @@ def _paint_header(
     painter.setFont(bold)
     bold_metrics = QFontMetricsF(bold, painter.device())
     # Shorter forms before eliding, so a narrow bar still shows the penalty.
-    label, short = track.state.label, band_initials(track.state.label)
+    label = track.label_of(track.state)
+    short = band_initials(label)
     penalty = _penalty_text(track.penalty)
     number = str(track.penalty) if track.penalty else penalty
     forms = [f"{label} · {penalty}", f"{label} · {number}", f"{short} · {penalty}"]
     forms.append(f"{short} · {number}")
+    if not track.penalties:  # a thing: no wound penalty to show
+        forms = [label, short]
     state = next((t for t in forms if bold_metrics.horizontalAdvance(t) <= state_width), forms[-1])
     if state_width > 0:
         painter.drawText(
@@ -623,257 +625,9 @@ def _paint_blank_header(
     painter: QPainter, header: QRectF, track: DamageTrack, colors: TrackColors
 ) -> None:
     """The blank form's header: a line for the wound state, and one for the damage."""
-    state, amount = "State: ______________", f"______ / {track.hp} HP"
+    state, amount = "State: ______________", f"______ / {track.hp} {track.unit}"
     painter.setPen(colors.label)
     painter.drawText(header, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
                      state)
     painter.drawText(header, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
                      amount)
-
-
-# ---------------------------------------------------------------------- box chart
-
-
-class BoxChartLayout(NamedTuple):
-    """Where the box chart's parts go: one rect per box (by index), the row-label column,
-    the annotation column, the box side and the gap between boxes."""
-
-    boxes: dict[int, QRectF]
-    labels: QRectF
-    notes: QRectF
-    side: float
-    gap: float
-
-
-def _row_notes(track: DamageTrack) -> dict[int, str]:
-    """Annotation per row: where each wound state begins. Every band whose colour fills a
-    box is named, the first (Wounded, from 1) too, so no band is told by colour alone."""
-    rows = {box.index: box.row for box in track.boxes}
-    starts = [(mark.value, mark.state) for mark in track.marks]
-    marked = {state for _value, state in starts}
-    starts += [(band.start, band.state) for band in track.bands if band.state not in marked]
-    notes: dict[int, str] = {}
-    for value, state in sorted(starts, key=lambda start: start[0]):
-        row = rows.get(value)
-        if row is None:
-            continue
-        text = f"{state.label} from {value}"
-        if state is WoundState.DYING:
-            text += f" (past HP {track.hp})"
-        notes[row] = f"{notes[row]}; {text}" if row in notes else text
-    return notes
-
-
-def _chart_metrics(
-    track: DamageTrack, font: QFont, device: QPaintDevice | None
-) -> tuple[float, float, float, float]:
-    """Preferred box side, gap, row-label width and annotation width for ``font``."""
-    metrics = _metrics(font, device)
-    fh = metrics.height()
-    bold = QFont(font)
-    bold.setBold(True)
-    bold_metrics = _metrics(bold, device)
-    side = round(fh * 1.35)
-    gap = max(2.0, round(side * 0.2))
-    label_w = max((bold_metrics.horizontalAdvance(label) for label in track.row_labels), default=0)
-    label_w += fh * 1.3
-    notes = _row_notes(track).values()
-    note_w = max((metrics.horizontalAdvance(note) for note in notes), default=0.0)
-    note_w = note_w + fh * 0.8 if note_w else 0.0
-    return side, gap, label_w, note_w
-
-
-def box_chart_size_hint(
-    track: DamageTrack, font: QFont, device: QPaintDevice | None = None
-) -> QSizeF:
-    """The size the box chart wants: rows of 3 boxes about a line and a third high, with
-    the penalty labels on the left and the threshold notes on the right."""
-    side, gap, label_w, note_w = _chart_metrics(track, font, device)
-    width = label_w + BOXES_PER_ROW * side + (BOXES_PER_ROW - 1) * gap + note_w
-    height = track.rows * side + max(0, track.rows - 1) * gap
-    return QSizeF(math.ceil(width) + 2, math.ceil(height) + 2)
-
-
-def box_chart_layout(
-    rect: QRectF, track: DamageTrack, font: QFont, device: QPaintDevice | None = None
-) -> BoxChartLayout:
-    """Place the boxes in ``rect``: the preferred size when there is room, shrunk to fit
-    when not; the rows are laid out from the track's boxes (row and column)."""
-    side, gap, label_w, note_w = _chart_metrics(track, font, device)
-    ratio = gap / side
-    fh = _metrics(font, device).height()
-    rows = max(1, track.rows)
-    fit_h = rect.height() / (rows + (rows - 1) * ratio)
-    fit_w = (rect.width() - label_w - min(note_w, fh * 4)) / (
-        BOXES_PER_ROW + (BOXES_PER_ROW - 1) * ratio
-    )
-    side = max(4.0, min(side, fit_h, fit_w))
-    gap = max(1.0, side * ratio)
-    # Whole logical pixels keep box edges sharp on screen.
-    side, gap = float(math.floor(side)), float(max(1, round(gap)))
-    left = math.floor(rect.left() + label_w)
-    top = math.floor(rect.top()) + 1
-    boxes = {
-        box.index: QRectF(
-            left + box.column * (side + gap), top + box.row * (side + gap), side, side
-        )
-        for box in track.boxes
-    }
-    grid_right = left + BOXES_PER_ROW * side + (BOXES_PER_ROW - 1) * gap
-    grid_height = rows * side + (rows - 1) * gap
-    labels = QRectF(rect.left(), top, left - rect.left(), grid_height)
-    notes = QRectF(grid_right, top, max(0.0, rect.right() - grid_right), grid_height)
-    return BoxChartLayout(boxes, labels, notes, side, gap)
-
-
-def box_at(
-    rect: QRectF,
-    track: DamageTrack,
-    point: QPointF,
-    font: QFont | None = None,
-    device: QPaintDevice | None = None,
-) -> int | None:
-    """The index of the box under ``point`` (gaps count as the nearer box), or None.
-    Pass the font the chart was drawn with (the default is the application font)."""
-    layout = box_chart_layout(rect, track, QFont() if font is None else font, device)
-    half = layout.gap / 2
-    for index, box_rect in layout.boxes.items():
-        if box_rect.adjusted(-half, -half, half, half).contains(point):
-            return index
-    return None
-
-
-def paint_box_chart(
-    painter: QPainter,
-    rect: QRectF,
-    track: DamageTrack,
-    colors: TrackColors,
-    font: QFont,
-    *,
-    show_damage: bool = True,
-) -> None:
-    """Draw the damage as a box chart in the manner of the Personal Integrity Record:
-    rows of 3 boxes, each row one wound-penalty step labelled with its penalty, damaged
-    boxes crossed with an X, boxes past HP hatched as the dying zone, and a bold line
-    where each wound state begins. ``show_damage=False`` gives a blank form for paper."""
-    painter.save()
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-    painter.setFont(font)
-    device = painter.device()
-    metrics = _metrics(font, device)
-    fh = metrics.height()
-    thin = _line_width(fh)
-    layout = box_chart_layout(rect, track, font, device)
-    side, gap = layout.side, layout.gap
-
-    frame_pen = _pen(colors.frame, thin)  # one pen for every box's frame
-    no_brush = Qt.BrushStyle.NoBrush
-    for box in track.boxes:
-        box_rect = layout.boxes[box.index]
-        painter.fillRect(box_rect, colors.fill(box.state))
-        if box.beyond_hp:
-            _hatch(painter, box_rect, box.state, fh * 0.8, colors.hatch)
-        painter.setPen(frame_pen)
-        painter.setBrush(no_brush)
-        painter.drawRect(box_rect.adjusted(thin / 2, thin / 2, -thin / 2, -thin / 2))
-        if show_damage and box.damaged:
-            inset = side * 0.18
-            cross = box_rect.adjusted(inset, inset, -inset, -inset)
-            pen = _pen(colors.text, max(1.5, side / 9))
-            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-            painter.setPen(pen)
-            painter.drawLine(QLineF(cross.topLeft(), cross.bottomRight()))
-            painter.drawLine(QLineF(cross.topRight(), cross.bottomLeft()))
-
-    _paint_chart_thresholds(painter, layout, track, colors, fh)
-    _paint_row_labels(painter, layout, track, colors, font, show_damage)
-
-    notes = _row_notes(track)
-    painter.setFont(font)
-    painter.setPen(colors.label)
-    pad = fh * 0.5
-    for row, text in notes.items():
-        top = layout.labels.top() + row * (side + gap)
-        area = QRectF(layout.notes.left() + pad, top, layout.notes.width() - pad, side)
-        if area.width() <= fh:
-            continue
-        shown = text
-        if metrics.horizontalAdvance(shown) > area.width():
-            shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, area.width())
-        painter.drawText(
-            area, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown
-        )
-    painter.restore()
-
-
-def _paint_row_labels(
-    painter: QPainter,
-    layout: BoxChartLayout,
-    track: DamageTrack,
-    colors: TrackColors,
-    font: QFont,
-    show_damage: bool,
-) -> None:
-    """Each row's wound penalty on the left; the row the next point of damage falls in
-    (whose penalty applies now) is bold and marked with a pointer."""
-    current_row = None
-    if show_damage:
-        for box in track.boxes:
-            if box.index == track.damage + 1:
-                current_row = box.row
-    bold = QFont(font)
-    bold.setBold(True)
-    metrics = _metrics(font, painter.device())
-    pad = metrics.height() * 0.4
-    for row, label in enumerate(track.row_labels):
-        top = layout.labels.top() + row * (layout.side + layout.gap)
-        area = QRectF(layout.labels.left(), top, layout.labels.width() - pad, layout.side)
-        is_current = row == current_row
-        painter.setFont(bold if is_current else font)
-        painter.setPen(colors.label if is_current else colors.muted)
-        painter.drawText(
-            area,
-            int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
-            label,
-        )
-        if is_current:
-            size = metrics.height() * 0.3
-            x = layout.labels.left() + size * 0.3
-            y = area.center().y()
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(colors.label)
-            painter.drawPolygon(
-                QPolygonF([QPointF(x, y - size), QPointF(x + size * 1.3, y), QPointF(x, y + size)])
-            )
-    painter.setFont(font)
-
-
-def _paint_chart_thresholds(
-    painter: QPainter, layout: BoxChartLayout, track: DamageTrack, colors: TrackColors, fh: float
-) -> None:
-    """A bold stepped line in the gaps between the last box before each threshold and
-    the first box of the new wound state, in reading order (left to right, top down)."""
-    boxes = {box.index: box for box in track.boxes}
-    side, gap = layout.side, layout.gap
-    grid_left = layout.labels.right()
-    grid_right = grid_left + BOXES_PER_ROW * side + (BOXES_PER_ROW - 1) * gap
-    half = gap / 2
-    for mark in track.marks:
-        first = boxes.get(mark.value)
-        if first is None:
-            continue
-        rect = layout.boxes[first.index]
-        width = max(2.0, fh / 6) if mark.state is WoundState.DYING else max(1.5, fh / 9)
-        pen = _pen(colors.mark, width)
-        pen.setCapStyle(Qt.PenCapStyle.SquareCap)
-        painter.setPen(pen)
-        x = rect.left() - half
-        top = rect.top() - half
-        bottom = rect.bottom() + half
-        if first.row > 0:
-            painter.drawLine(QLineF(x, top, grid_right + half, top))
-        if first.column > 0:
-            painter.drawLine(QLineF(x, top, x, bottom))
-            if first.row < track.rows - 1:
-                painter.drawLine(QLineF(grid_left - half, bottom, x, bottom))

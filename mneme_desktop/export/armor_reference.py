@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from mneme_desktop.domain.catalogue.builtin import BUILTIN_ARMOR, WIDER_RULES_ARMOR
 from mneme_desktop.rules.damage import scaled_armor
 from mneme_desktop.rules.dice import DiceExpression, Scale
 
@@ -27,17 +28,14 @@ class ArmorReference(NamedTuple):
         return f"{self.name} {self.scale.prefix}{self.rating}"
 
 
-COMMON_ARMOR: Final[tuple[ArmorReference, ...]] = (
-    # The armor values of the wider Mneme CE rules, as listed in the rules README
-    # (/work/shared/rules/README.md, "Facts from the rest of the Mneme CE rules"):
-    # Jack 3, Mesh 5, Cloth 9, Vacc Suit 6, Combat Armor 11, Battle Dress 18.
-    # Ordered by rating so the columns read from light to heavy.
-    ArmorReference("Jack", 3),
-    ArmorReference("Mesh", 5),
-    ArmorReference("Vacc Suit", 6),
-    ArmorReference("Cloth", 9),
-    ArmorReference("Combat Armor", 11),
-    ArmorReference("Battle Dress", 18),
+COMMON_ARMOR: Final[tuple[ArmorReference, ...]] = tuple(
+    # The armor values of the wider Mneme CE rules (the rules README: Jack 3, Mesh 5,
+    # Cloth 9, Vacc Suit 6, Combat Armor 11, Battle Dress 18), read from the built-in
+    # catalogue so the number lives in one place; light to heavy.
+    ArmorReference(armor.name, armor.rating, armor.scale)
+    for name in WIDER_RULES_ARMOR
+    for armor in BUILTIN_ARMOR
+    if armor.name == name
 )
 """Armor a character sheet shows every weapon's damage against."""
 

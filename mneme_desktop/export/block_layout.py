@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QLineF, QRectF, QSizeF
 
-from mneme_desktop.drawing.track_painter import box_chart_size_hint, hp_bar_size_hint
+from mneme_desktop.drawing.box_chart_painter import box_chart_size_hint
+from mneme_desktop.drawing.track_painter import hp_bar_size_hint
 from mneme_desktop.export.document import (
     Align,
     Block,
@@ -218,7 +219,7 @@ class Builder:
             if block.kind is TrackKind.BAR:
                 hint = hp_bar_size_hint(font, labels=True, device=self.s.device)
             else:
-                hint = box_chart_size_hint(block.track, font, self.s.device)
+                hint = box_chart_size_hint(block.track, font, self.s.device, block.chart)
             if (hint.width() <= width and hint.height() <= max_height) or size <= 4.5:
                 return size, hint
             size -= 0.5

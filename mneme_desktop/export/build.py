@@ -14,6 +14,7 @@ from mneme_desktop.export.document import (
 from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.referee_pack import adversary_cards, encounter_roster
 from mneme_desktop.export.safe_text import sanitised
+from mneme_desktop.export.thing_sheet import thing_cards, thing_sheet
 
 __all__ = [
     "build_document",
@@ -42,6 +43,14 @@ def _build_document(
             raise ExportError(f"The character to export is no longer in '{campaign.name}'.")
         return ExportDocument(f"{character.name} · {campaign.name}",
                               (character_sheet(character, campaign, options),))
+    if target.kind is TargetKind.THING:
+        assert target.thing_id is not None
+        thing = campaign.find_thing(target.thing_id)
+        if thing is None:
+            raise ExportError(f"The vehicle or object to export is no longer in "
+                              f"'{campaign.name}'.")
+        return ExportDocument(f"{thing.name} · {campaign.name}",
+                              (thing_sheet(thing, campaign, options),))
     if target.kind is TargetKind.PLAYER_CHARACTERS:
         players = _player_characters(campaign)
         if not players:
@@ -56,4 +65,6 @@ def _build_document(
     cards = adversary_cards(campaign, encounter, options)
     if cards.cards:
         parts.append(cards)
+    if encounter.things:  # the vehicles and objects taking part, a card each
+        parts.append(thing_cards(campaign, encounter, options))
     return ExportDocument(f"Referee pack: {encounter.name} · {campaign.name}", tuple(parts))

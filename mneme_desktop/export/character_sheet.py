@@ -4,6 +4,7 @@ the damage track, blank or with current damage."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from typing import Final
 
 from mneme_desktop.domain import Campaign, Character, CharacterKind, Weapon
@@ -30,6 +31,7 @@ from mneme_desktop.export.document import (
     TrackKind,
 )
 from mneme_desktop.rules.actions import aim_cap
+from mneme_desktop.rules.box_chart import ChartStyle, megatraveller_columns
 from mneme_desktop.rules.checks import UNSKILLED, characteristic_modifier
 from mneme_desktop.rules.damage import scaled_armor
 from mneme_desktop.rules.dice import Scale
@@ -62,18 +64,31 @@ def character_track(character: Character, basis: ThresholdBasis, show_damage: bo
     return damage_track(damage, character.hit_points, thresholds)
 
 
-def _track_description(track: DamageTrack, show_damage: bool) -> str:
+def _track_description(track: DamageTrack, show_damage: bool, layout: str = "") -> str:
     marks = ", ".join(f"{mark.state.label} from {mark.value}" for mark in track.marks)
     if show_damage:
         return (
             f"Damage {track.damage} of {track.hp} HP: {track.state.label}, "
-            f"wound penalty {signed(track.penalty)}. {marks}."
+            f"wound penalty {signed(track.penalty)}. {marks}.{layout}"
         )
-    return f"Blank damage track for {track.hp} HP. {marks}."
+    return f"Blank damage track for {track.hp} HP. {marks}.{layout}"
 
 
-def track_block(track: DamageTrack, kind: TrackKind, show_damage: bool) -> TrackBlock:
-    return TrackBlock(track, kind, show_damage, _track_description(track, show_damage))
+def _layout_note(track: DamageTrack, chart: ChartStyle) -> str:
+    """What the MegaTraveller record looks like, for those who cannot see the drawing."""
+    if chart is not ChartStyle.MEGATRAVELLER:
+        return ""
+    columns, short = megatraveller_columns(track.hp)
+    crossed = f", the bottom {short} of the last crossed off" if short else ""
+    return f" MegaTraveller record: {columns} six-box columns{crossed}."
+
+
+def track_block(track: DamageTrack, kind: TrackKind, show_damage: bool,
+                chart: ChartStyle = ChartStyle.ROWS_OF_THREE) -> TrackBlock:
+    """A drawn track; ``chart`` is the box chart's layout (the setting, on sheets)."""
+    note = _layout_note(track, chart) if kind is TrackKind.BOX_CHART else ""
+    return TrackBlock(track, kind, show_damage, _track_description(track, show_damage, note),
+                      chart)
 
 
 def characteristics_table(character: Character, show_damage: bool) -> Table:
@@ -209,6 +224,36 @@ def _armor_table(character: Character) -> Table:
     return Table("Armor", columns, rows, empty="No armor")
 
 
+def _careers_text(character: Character) -> str:
+    """"Cleric 2 terms (Rank 1), Scout 1 term" - one line, so an ordinary sheet stays one
+    page."""
+    parts = []
+    for career in character.careers:
+        text = f"{career.name} {career.terms} term{'' if career.terms == 1 else 's'}"
+        parts.append(f"{text} ({career.rank})" if career.rank else text)
+    return ", ".join(parts)
+
+
+def _mass_text(value: Decimal | None) -> str:
+    return "" if value is None else f"{value.normalize():f} kg"
+
+
+def _equipment_table(character: Character) -> Table:
+    """Equipment with count, mass per item and the row's total, and the total carried."""
+    rows: list[tuple[Cell, ...]] = []
+    total = Decimal(0)
+    for item in character.equipment:
+        line_mass = None if item.mass is None else item.count * item.mass
+        total += line_mass or 0
+        rows.append((item.name, str(item.count), _mass_text(item.mass), _mass_text(line_mass),
+                     item.notes))
+    columns = (Column("Equipment", stretch=2), Column("Count", Align.CENTER),
+               Column("Mass", Align.CENTER), Column("Total", Align.CENTER),
+               Column("Notes", stretch=2))
+    return Table("Equipment", columns, tuple(rows), empty="No equipment",
+                 note=f"Total mass carried: {_mass_text(total) or '0 kg'}")
+
+
 def _cover_table(character: Character, show_damage: bool) -> Table:
     rows: list[tuple[Cell, ...]] = []
     for item in character.cover_items:
@@ -254,6 +299,17 @@ BOX_CHART_NOTE: Final = (
     "Box chart: cross off one box per point of damage, left to right, top down. Each row is a "
     "wound-penalty step; bold lines mark where each wound state begins."
 )
+MEGATRAVELLER_NOTE: Final = (
+    "Box chart (MegaTraveller record): cross off one box per point of damage, left to right, "
+    "top down; the grey-crossed boxes of the last column are beyond HP. Each row is labelled "
+    "with the wound penalty while it fills; bold lines mark where each wound state begins, "
+    "and the rows below the record are past HP."
+)
+
+
+def box_chart_note(chart: ChartStyle) -> str:
+    """How to use the printed box chart, in the layout printed."""
+    return MEGATRAVELLER_NOTE if chart is ChartStyle.MEGATRAVELLER else BOX_CHART_NOTE
 
 
 def _basis_text(basis: ThresholdBasis) -> str:
@@ -305,6 +361,10 @@ def character_sheet(character: Character, campaign: Campaign, options: ExportOpt
         "",
         (
             ("UPP", character.upp),
+            ("Species", character.species or "—"),
+            ("Age", "—" if character.age is None else str(character.age)),
+            ("Credits", f"{character.credits:,} Cr"),
+            *((("Careers", _careers_text(character)),) if character.careers else ()),
             ("Load", character.load.value.capitalize()),
             ("Wound penalty now", signed(track.penalty)) if show else ("Wound penalty", ""),
         ),
@@ -320,8 +380,8 @@ def character_sheet(character: Character, campaign: Campaign, options: ExportOpt
     right: list[Block] = [
         _hit_point_fields(track),
         track_block(track, TrackKind.BAR, show),
-        Text("", (BOX_CHART_NOTE,), small=True),
-        track_block(track, TrackKind.BOX_CHART, show),
+        Text("", (box_chart_note(options.box_chart),), small=True),
+        track_block(track, TrackKind.BOX_CHART, show, options.box_chart),
         Text("", (_basis_text(basis),), small=True),
     ]
     blocks: list[Block] = [
@@ -329,6 +389,8 @@ def character_sheet(character: Character, campaign: Campaign, options: ExportOpt
                 extra=(_penalty_steps(track), _state_effects(track))),
         weapons_table(character, COMMON_ARMOR, show_damage=show),
     ]
+    if character.equipment:  # only when there is some: an ordinary sheet stays one page
+        blocks.append(_equipment_table(character))
     for extra in (
         item_notes("Weapon notes", ((w.name, w.notes) for w in character.weapons)),
         item_notes(

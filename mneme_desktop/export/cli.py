@@ -29,6 +29,7 @@ from mneme_desktop.domain import Campaign, Character, CharacterKind, Encounter
 from mneme_desktop.export.document import ExportOptions, ExportTarget
 from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.exporter import ExportFormat, default_file_name, write_export
+from mneme_desktop.rules.box_chart import ChartStyle
 from mneme_desktop.settings import PageSize, Settings
 
 __all__ = ["build_export_parser", "run_export"]
@@ -66,6 +67,9 @@ def build_export_parser() -> argparse.ArgumentParser:
                         default=None, help="print current damage and conditions")
     damage.add_argument("--blank", dest="show_damage", action="store_false",
                         help="print blank damage tracks for pencil")
+    parser.add_argument("--box-chart", choices=[style.value for style in ChartStyle],
+                        help="the box chart on sheets: rows of three or the MegaTraveller "
+                        "record (default: your setting)")
     return parser
 
 
@@ -167,11 +171,15 @@ def _run(args: argparse.Namespace) -> int:
     fmt = ExportFormat(args.format)
     targets = _targets(campaign, args)
     folder = _out_folder(args.out)
-    settings = _user_settings() if args.page_size is None or args.show_damage is None else None
+    asks_settings = None in (args.page_size, args.show_damage, args.box_chart)
+    settings = _user_settings() if asks_settings else None
+    chart = args.box_chart or (settings.print_box_chart.value if settings
+                               else ChartStyle.ROWS_OF_THREE.value)
     options = ExportOptions(
         page_size=args.page_size or (settings.page_size if settings else PageSize.A4),
         show_damage=args.show_damage if args.show_damage is not None
         else bool(settings and settings.print_current_damage),
+        box_chart=ChartStyle(chart),
     )
     if fmt is not ExportFormat.JSON:
         from mneme_desktop.export.fonts import ensure_gui_application

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
+from mneme_desktop.rules.box_chart import ChartStyle
 from mneme_desktop.rules.track import DamageTrack
 from mneme_desktop.settings import PageSize, Settings
 
@@ -66,6 +67,8 @@ class TrackBlock:
     show_damage: bool
     description: str
     """What the drawing shows, in words: the HTML alt text and the screen-reader text."""
+    chart: ChartStyle = ChartStyle.ROWS_OF_THREE
+    """The box chart's layout (a box chart only): rows of three or the MegaTraveller record."""
 
 
 Cell = str | TrackBlock
@@ -190,6 +193,7 @@ class TargetKind(StrEnum):
     CHARACTER = "character"
     PLAYER_CHARACTERS = "player_characters"
     REFEREE_PACK = "referee_pack"
+    THING = "thing"
 
 
 @dataclass(frozen=True)
@@ -199,12 +203,16 @@ class ExportTarget:
     kind: TargetKind
     character_id: str | None = None
     encounter_id: str | None = None
+    thing_id: str | None = None
+    """A vehicle's or object's id (a campaign thing, or a template's stats)."""
 
     def __post_init__(self) -> None:
         if self.kind is TargetKind.CHARACTER and not self.character_id:
             raise ValueError("a character export needs the character's id")
         if self.kind is TargetKind.REFEREE_PACK and not self.encounter_id:
             raise ValueError("a referee pack needs the encounter's id")
+        if self.kind is TargetKind.THING and not self.thing_id:
+            raise ValueError("a vehicle or object export needs its id")
 
     @classmethod
     def character(cls, character_id: str) -> ExportTarget:
@@ -218,16 +226,23 @@ class ExportTarget:
     def referee_pack(cls, encounter_id: str) -> ExportTarget:
         return cls(TargetKind.REFEREE_PACK, encounter_id=encounter_id)
 
+    @classmethod
+    def thing(cls, thing_id: str) -> ExportTarget:
+        return cls(TargetKind.THING, thing_id=thing_id)
+
 
 @dataclass(frozen=True)
 class ExportOptions:
     page_size: PageSize = PageSize.A4
     show_damage: bool = False
     """Print current damage and conditions, or a blank track for pencil."""
+    box_chart: ChartStyle = ChartStyle.ROWS_OF_THREE
+    """The box chart on sheets: rows of three or the MegaTraveller record."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ExportOptions:
-        return cls(page_size=settings.page_size, show_damage=settings.print_current_damage)
+        return cls(page_size=settings.page_size, show_damage=settings.print_current_damage,
+                   box_chart=ChartStyle(settings.print_box_chart.value))
 
 
 def _block_strings(block: Block) -> Iterator[str]:

@@ -1,7 +1,8 @@
 """One entry point for every export format, shared by the GUI dialog and the command line.
 
 File names: ``<campaign>-characters.<ext>`` for all player characters in one file,
-``<campaign>-<character>.<ext>`` for one character, and ``<campaign>-referee-<encounter>.<ext>``
+``<campaign>-<character>.<ext>`` for one character (``<campaign>-<thing>.<ext>`` for a
+vehicle or object), and ``<campaign>-referee-<encounter>.<ext>``
 for a referee pack (roster and adversary cards). Names keep letters of any script and drop
 only what some OS forbids (see :func:`~mneme_desktop.export.files.safe_file_stem`).
 """
@@ -89,6 +90,13 @@ def default_file_name(campaign: Campaign, target: ExportTarget, fmt: ExportForma
         if character is None:
             raise ExportError(f"The character to export is no longer in '{campaign.name}'.")
         return f"{stem}-{safe_file_stem(character.name, fallback='character')}{fmt.suffix}"
+    if target.kind is TargetKind.THING:
+        assert target.thing_id is not None
+        thing = campaign.find_thing(target.thing_id)
+        if thing is None:
+            raise ExportError(f"The vehicle or object to export is no longer in "
+                              f"'{campaign.name}'.")
+        return f"{stem}-{safe_file_stem(thing.name, fallback='object')}{fmt.suffix}"
     assert target.encounter_id is not None
     encounter = campaign.find_encounter(target.encounter_id)
     if encounter is None:

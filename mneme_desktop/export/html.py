@@ -20,11 +20,10 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
 from PySide6.QtGui import QImage, QPainter
 
 from mneme_desktop import APP_NAME, __version__
+from mneme_desktop.drawing.box_chart_painter import box_chart_size_hint, paint_box_chart
 from mneme_desktop.drawing.track_painter import (
     TrackColors,
-    box_chart_size_hint,
     hp_bar_size_hint,
-    paint_box_chart,
     paint_hp_bar,
 )
 from mneme_desktop.export.document import (
@@ -141,7 +140,7 @@ def track_png(block: TrackBlock, points: float = _BAR_POINTS) -> tuple[bytes, in
         hint = hp_bar_size_hint(font, labels=True, device=probe)
         width, height = hint.width() * 1.3, hint.height()
     else:
-        hint = box_chart_size_hint(block.track, font, probe)
+        hint = box_chart_size_hint(block.track, font, probe, block.chart)
         width, height = hint.width(), hint.height()
     # Whole CSS pixels: the image is exactly IMAGE_SCALE times its displayed size.
     css_width, css_height = math.ceil(width / IMAGE_SCALE), math.ceil(height / IMAGE_SCALE)
@@ -156,7 +155,7 @@ def track_png(block: TrackBlock, points: float = _BAR_POINTS) -> tuple[bytes, in
                          show_damage=block.show_damage)
         else:
             paint_box_chart(painter, rect, block.track, colors, font,
-                            show_damage=block.show_damage)
+                            show_damage=block.show_damage, style=block.chart)
     finally:
         painter.end()
     data = QByteArray()

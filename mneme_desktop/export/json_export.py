@@ -2,10 +2,11 @@
 
 One character is written in the storage layer's importable character format
 (``"format": "mneme-character"``), so ``mneme-desktop import`` reads it back into any
-campaign. Several characters, or a referee pack, are written as ``"format":
-"mneme-export"``: the characters, adversary templates and encounter exactly as a campaign
-file holds them, at the same schema version. Derived numbers (HP, thresholds) are not
-stored, as in a campaign: the rules core recomputes them.
+campaign. Several characters, a vehicle or object, or a referee pack, are written as
+``"format": "mneme-export"``: the characters, adversary templates, things (vehicles and
+objects, with their templates) and encounter exactly as a campaign file holds them, at the
+same schema version. Derived numbers (HP, thresholds) are not stored, as in a campaign: the
+rules core recomputes them.
 """
 
 from __future__ import annotations
@@ -60,13 +61,30 @@ def _pack(campaign: Campaign, encounter_id: str) -> bytes:
         if character.template_id and character.template_id not in template_ids:
             template_ids.append(character.template_id)
     templates = [t for t in (campaign.find_template(i) for i in template_ids) if t is not None]
+    things = [t for t in (campaign.find_campaign_thing(e.thing_id or "")
+                          for e in encounter.things) if t is not None]
+    thing_template_ids = {campaign.encounter_thing(e).template_id for e in encounter.things}
+    thing_templates = [t for t in campaign.thing_library if t.id in thing_template_ids]
     return _document(
         campaign,
         "referee-pack",
         encounter=_dump(encounter),
         characters=[_dump(character) for character in referenced],
         adversary_templates=[_dump(template) for template in templates],
+        things=[_dump(thing) for thing in things],
+        thing_templates=[_dump(template) for template in thing_templates],
     )
+
+
+def _thing(campaign: Campaign, thing_id: str) -> bytes:
+    """One vehicle or object as stored (HP and armor as written with their scales, damage
+    in plain points), with its template if it came from one."""
+    thing = campaign.find_thing(thing_id)
+    if thing is None:
+        raise ExportError(f"The vehicle or object to export is no longer in '{campaign.name}'.")
+    template = campaign.find_thing_template(thing.template_id or "")
+    return _document(campaign, "thing", thing=_dump(thing),
+                     thing_templates=[_dump(template)] if template is not None else [])
 
 
 def export_json(campaign: Campaign, target: ExportTarget) -> bytes:
@@ -77,6 +95,9 @@ def export_json(campaign: Campaign, target: ExportTarget) -> bytes:
         if character is None:
             raise ExportError(f"The character to export is no longer in '{campaign.name}'.")
         return character_to_json(character)
+    if target.kind is TargetKind.THING:
+        assert target.thing_id is not None
+        return _thing(campaign, target.thing_id)
     if target.kind is TargetKind.PLAYER_CHARACTERS:
         players = [c for c in campaign.characters if c.kind is CharacterKind.PLAYER]
         if not players:

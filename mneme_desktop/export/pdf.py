@@ -8,7 +8,8 @@ a 1200 dpi PDF is laid out exactly as it is painted: :mod:`.typesetting` measure
 :mod:`.block_layout` turns blocks into pieces, :mod:`.pagination` flows them onto pages and
 this module paints them.
 
-The damage tracks are painted by :mod:`mneme_desktop.drawing.track_painter`, the same
+The damage tracks are painted by :mod:`mneme_desktop.drawing.track_painter` and
+:mod:`~mneme_desktop.drawing.box_chart_painter`, the same
 functions the on-screen widgets use, in print colours.
 """
 
@@ -28,7 +29,8 @@ from PySide6.QtGui import (
 )
 
 from mneme_desktop import APP_NAME, __version__
-from mneme_desktop.drawing.track_painter import TrackColors, paint_box_chart, paint_hp_bar
+from mneme_desktop.drawing.box_chart_painter import paint_box_chart
+from mneme_desktop.drawing.track_painter import TrackColors, paint_hp_bar
 from mneme_desktop.export.document import ExportDocument, TrackKind
 from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.files import write_file_atomically
@@ -140,7 +142,7 @@ def paint_layout(painter: QPainter, device: QPagedPaintDevice, layout: DocumentL
                                  show_damage=op.block.show_damage)
                 else:
                     paint_box_chart(painter, op.rect, op.block.track, colors, font,
-                                    show_damage=op.block.show_damage)
+                                    show_damage=op.block.show_damage, style=op.block.chart)
 
 
 def page_layout(page_size: PageSize) -> QPageLayout:

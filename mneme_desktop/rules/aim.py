@@ -9,12 +9,15 @@ __all__ = [
     "aim_after_target_change",
     "aim_cap",
     "ballistic_correction",
+    "corrected_aim",
     "tracer_aim_bonus",
 ]
 
 AIM_CAP = 6
 """At most six minor actions of aim count toward the next ranged attack."""
 SPOTTER_CONDITION = 2
+"""Ch.6 Ballistic Correction: "A spotter who can call out coordinates can grant a 2
+Conditions as well" -- two points of Difficulty in the shooter's favour on that attack."""
 
 
 def aim_cap(weapon_aim_modifier: int = 0) -> int:
@@ -60,3 +63,22 @@ def ballistic_correction(current: int, weapon_aim_modifier: int = 0) -> int:
 def tracer_aim_bonus(fully_automatic: bool) -> int:
     """Tracer rounds grant up to +1 aim, or up to +3 on fully automatic fire."""
     return 3 if fully_automatic else 1
+
+
+def corrected_aim(
+    last_aim: int, weapon_aim_modifier: int = 0, tracers: bool = False,
+    fully_automatic: bool = False,
+) -> int:
+    """Aim after a ballistic correction (Ch.6): the shooter saw where last round's shots went,
+    so keeps that round's aim and adds +1; with tracer rounds the stream of fire is what is
+    seen, and the gain is the tracer bonus instead (+1, or +3 on fully automatic fire).
+    Within the weapon's aim cap.
+
+    *Reading:* the tracer bonus ("can grant up to 1 Aim bonus, up to 3 ... on fully
+    automatic") is the gain of the correction the tracers make visible, not a second +1 on
+    top of it; "up to" is the most, so the referee may still grant less by hand."""
+    if last_aim < 0:
+        raise ValueError(f"aim bonus cannot be negative, got {last_aim}")
+    if not tracers:
+        return ballistic_correction(last_aim, weapon_aim_modifier)
+    return min(last_aim + tracer_aim_bonus(fully_automatic), aim_cap(weapon_aim_modifier))

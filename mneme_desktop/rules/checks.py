@@ -19,6 +19,8 @@ from mneme_desktop.rules.dice import DiceSource, roll_two_d6, two_d6_distributio
 __all__ = [
     "COSTLY_SUCCESS_BASE",
     "DEFAULT_DIFFICULTY",
+    "MAX_SUPERIORITY",
+    "OUTNUMBERED_KINDS",
     "RECKLESS_EFFECT_PENALTY",
     "RECKLESS_ROLL_BONUS",
     "RECON",
@@ -30,7 +32,9 @@ __all__ = [
     "DifficultyBreakdown",
     "DifficultyTerm",
     "RecklessOutcome",
+    "SuperiorityBalance",
     "SuperiorityKind",
+    "SuperioritySituations",
     "TermKind",
     "TimeModifier",
     "attack_difficulty",
@@ -287,6 +291,74 @@ def superiority_modifier(kind: SuperiorityKind, value: int | None = None) -> int
     if not kind.minimum <= value <= kind.maximum:
         raise ValueError(f"{kind.label} must be +{kind.minimum} to +{kind.maximum}, got {value:+d}")
     return value
+
+
+OUTNUMBERED_KINDS = (
+    SuperiorityKind.OUTNUMBERED_MINOR,
+    SuperiorityKind.OUTNUMBERED_SIGNIFICANT,
+    SuperiorityKind.OUTNUMBERED_OVERWHELMING,
+)
+"""The three outnumbered rows: a party outnumbers the other one way only, so at most one."""
+MAX_SUPERIORITY = (SuperiorityKind.FIREPOWER.maximum + SuperiorityKind.POSITION.maximum
+                   + max(kind.maximum for kind in OUTNUMBERED_KINDS))
+"""The largest sum one party's situations reach (+3 +2 +3 = 8)."""
+
+
+@dataclass(frozen=True)
+class SuperioritySituations:
+    """One party's superiority as the Ch.3 table names it: superior firepower (+1 to +3),
+    superior position/action (+1 to +2) and how far it outnumbers the other party (one of
+    the outnumbered rows, +1/+2/+3). Its modifier is the sum of the rows it has."""
+
+    firepower: int = 0
+    position: int = 0
+    outnumbers: SuperiorityKind | None = None
+
+    def __post_init__(self) -> None:
+        if self.firepower:
+            superiority_modifier(SuperiorityKind.FIREPOWER, self.firepower)
+        if self.position:
+            superiority_modifier(SuperiorityKind.POSITION, self.position)
+        if self.outnumbers is not None and self.outnumbers not in OUTNUMBERED_KINDS:
+            raise ValueError(f"{self.outnumbers.label} is not an outnumbered row")
+
+    def situations(self) -> tuple[tuple[SuperiorityKind, int], ...]:
+        """The table's rows this party has, each with its modifier."""
+        rows: list[tuple[SuperiorityKind, int]] = []
+        if self.firepower:
+            rows.append((SuperiorityKind.FIREPOWER, self.firepower))
+        if self.position:
+            rows.append((SuperiorityKind.POSITION, self.position))
+        if self.outnumbers is not None:
+            rows.append((self.outnumbers, superiority_modifier(self.outnumbers)))
+        return tuple(rows)
+
+    @property
+    def total(self) -> int:
+        return sum(value for _kind, value in self.situations())
+
+    def describe(self) -> str:
+        """"Superior Firepower +2, Outnumbered (minor) +1" (empty: no superiority)."""
+        return ", ".join(f"{kind.label} +{value}" for kind, value in self.situations())
+
+
+@dataclass(frozen=True)
+class SuperiorityBalance:
+    """Both parties' situations. The modifier of the roll is ours minus theirs: the table
+    gives its modifier to the superior party, so the other's superiority counts against."""
+
+    ours: SuperioritySituations = SuperioritySituations()
+    theirs: SuperioritySituations = SuperioritySituations()
+
+    @property
+    def modifier(self) -> int:
+        return self.ours.total - self.theirs.total
+
+    def describe(self) -> str:
+        """"ours: Superior Firepower +2; theirs: Outnumbered (minor) +1" (empty: none)."""
+        parts = [f"{side}: {text}" for side, text in
+                 (("ours", self.ours.describe()), ("theirs", self.theirs.describe())) if text]
+        return "; ".join(parts)
 
 
 # --- reckless action and costly success ------------------------------------------------

@@ -23,8 +23,10 @@ __all__ = [
     "GrappleEffect",
     "GrappleEffectDef",
     "GrappleManeuver",
+    "GrappleWeapon",
     "grapple_difficulty",
     "grapple_effect",
+    "grapple_effects_cost",
     "grapple_roll_modifier",
     "sweep_effect_cost",
     "throw_effect_cost",
@@ -55,6 +57,34 @@ _MANEUVER_DIFFICULTY = {
     GrappleManeuver.TARGETED_EXTREMITY: 2,
     GrappleManeuver.THROW: 3,
     GrappleManeuver.SWEEP: 2,
+}
+
+
+class GrappleWeapon(Enum):
+    """The chapter's weapons factor (Ch.6 grappling step 1): "Close quarter Weapons like
+    knives, stun gloves factor the difficulty by 1 if someone has this over the other party.
+    Pistols increase the difficulty by 2. Cumbersome objects like shields, rifles, spears can
+    affect grappling Difficulty." A knife on the target's side makes the grapple harder, on
+    the grappler's side easier; a pistol in the clinch is +2; a cumbersome object is the
+    referee's number (``factor`` None)."""
+
+    NONE = "none"
+    TARGET_CLOSE_QUARTERS = "target_close_quarters"
+    GRAPPLER_CLOSE_QUARTERS = "grappler_close_quarters"
+    PISTOL = "pistol"
+    CUMBERSOME = "cumbersome"
+
+    @property
+    def factor(self) -> int | None:
+        return _WEAPON_FACTORS[self]
+
+
+_WEAPON_FACTORS: dict[GrappleWeapon, int | None] = {
+    GrappleWeapon.NONE: 0,
+    GrappleWeapon.TARGET_CLOSE_QUARTERS: 1,
+    GrappleWeapon.GRAPPLER_CLOSE_QUARTERS: -1,
+    GrappleWeapon.PISTOL: 2,
+    GrappleWeapon.CUMBERSOME: None,
 }
 
 
@@ -191,3 +221,46 @@ def sweep_effect_cost(dex: int) -> int:
     if dex < 0:
         raise ValueError(f"DEX cannot be negative, got {dex}")
     return math.ceil(Fraction(dex, 2))
+
+
+_DECLARED = {
+    GrappleManeuver.TARGETED_LIMB: GrappleEffect.TARGET_LIMB,
+    GrappleManeuver.TARGETED_EXTREMITY: GrappleEffect.TARGET_EXTREMITY,
+    GrappleManeuver.THROW: GrappleEffect.THROW,
+    GrappleManeuver.SWEEP: GrappleEffect.SWEEP,
+}
+
+
+def grapple_effects_cost(
+    effects: frozenset[GrappleEffect],
+    declared: GrappleManeuver = GrappleManeuver.NONE,
+    hp: int = 1,
+    dex: int = 0,
+) -> int:
+    """The Success Effect a set of grappling effects costs (Ch.6 step 3, the Effect column).
+
+    The effect of the maneuver declared before the roll is already paid for by its
+    Difficulty (the table's Difficulty column) and costs nothing; a throw costs 1/6 of the
+    target's ``hp`` and a sweep 1/2 of their ``dex``, rounded up. A limb or an extremity is
+    targeted "with Bind or Damage", so it needs one of them; one limb or one extremity, and
+    a throw or a sweep, not both. Raises ValueError for a set the table does not allow.
+    """
+    if {GrappleEffect.TARGET_LIMB, GrappleEffect.TARGET_EXTREMITY} <= effects:
+        raise ValueError("target a limb or an extremity, not both")
+    if {GrappleEffect.THROW, GrappleEffect.SWEEP} <= effects:
+        raise ValueError("throw or sweep, not both")
+    targeted = effects & {GrappleEffect.TARGET_LIMB, GrappleEffect.TARGET_EXTREMITY}
+    if targeted and not effects & {GrappleEffect.DAMAGE, GrappleEffect.BIND}:
+        raise ValueError("a limb or an extremity is targeted with Bind or Damage")
+    free = _DECLARED.get(declared)
+    cost = 0
+    paid = effects if free is None else effects - {free}
+    for effect in paid:
+        row = grapple_effect(effect)
+        if row.effect_cost is not None:
+            cost += row.effect_cost
+        elif effect is GrappleEffect.THROW:
+            cost += throw_effect_cost(hp)
+        else:
+            cost += sweep_effect_cost(dex)
+    return cost

@@ -8,6 +8,7 @@ from fractions import Fraction
 from mneme_desktop.rules.action_economy import ActionKind
 
 __all__ = [
+    "GridScale",
     "Load",
     "MovementMode",
     "Stance",
@@ -51,6 +52,19 @@ _MODE_KINDS = {
 _FINE_SCALE = Fraction(3, 2)
 _COARSE_SCALE = Fraction(9, 2)
 
+
+class GridScale(Enum):
+    """The movement table's two space sizes (Ch.6 "Scale" column): 1.5 m spaces for a fight
+    on a person's grid, 4.5 m spaces for a wider map. Chosen per encounter."""
+
+    FINE = "1.5"
+    COARSE = "4.5"
+
+    @property
+    def metres(self) -> Fraction:
+        """The side of one space."""
+        return _FINE_SCALE if self is GridScale.FINE else _COARSE_SCALE
+
 # Columns: light, medium/heavy, light crouch, medium/heavy crouch, crawl. None = NA.
 _MOVEMENT_TABLE: dict[tuple[Fraction, MovementMode], tuple[int | None, ...]] = {
     (_FINE_SCALE, MovementMode.MOVE): (4, 3, 2, 1, None),
@@ -62,7 +76,9 @@ _MOVEMENT_TABLE: dict[tuple[Fraction, MovementMode], tuple[int | None, ...]] = {
 }
 
 
-def _grid_scale(scale_m: float | Fraction | str) -> Fraction:
+def _grid_scale(scale_m: float | Fraction | str | GridScale) -> Fraction:
+    if isinstance(scale_m, GridScale):
+        return scale_m.metres
     value = Fraction(str(scale_m)) if isinstance(scale_m, float | str) else Fraction(scale_m)
     if value not in (_FINE_SCALE, _COARSE_SCALE):
         raise ValueError(f"the movement table has 1.5 m and 4.5 m spaces, not {scale_m} m")
@@ -81,7 +97,7 @@ def movement_spaces(
     mode: MovementMode,
     load: Load = Load.LIGHT,
     stance: Stance = Stance.STANDING,
-    scale_m: float | Fraction | str = 1.5,
+    scale_m: float | Fraction | str | GridScale = 1.5,
     seriously_wounded: bool = False,
 ) -> int | None:
     """Spaces moved by one movement action, from the Ch.6 movement table.
@@ -107,7 +123,7 @@ def movement_metres(
     mode: MovementMode,
     load: Load = Load.LIGHT,
     stance: Stance = Stance.STANDING,
-    scale_m: float | Fraction | str = 1.5,
+    scale_m: float | Fraction | str | GridScale = 1.5,
     seriously_wounded: bool = False,
 ) -> Fraction | None:
     """Distance of :func:`movement_spaces` in metres (spaces x space size; the table's

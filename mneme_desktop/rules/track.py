@@ -7,12 +7,15 @@ Units: damage values are whole points. Box ``i`` (1-based) is the i-th point of 
 spans ``position(i - 1)`` to ``position(i)`` along the bar; a band covers damage values
 ``start`` to ``end`` inclusive and spans ``position(start - 1)`` to ``position(end)``.
 The box chart follows the Personal Integrity Record: rows of 3 boxes, one wound-penalty step
-per row, crossed off left to right, top to bottom.
+per row, crossed off left to right, top to bottom (the boxes here); the record's own layout
+of six-box columns is laid out from these boxes by :mod:`mneme_desktop.rules.box_chart`.
+A thing's track is the same track under other names (:class:`TrackNames`, :func:`renamed`):
+its unit ("DHP") and states ("Seriously Damaged"), without the wound penalty.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from mneme_desktop.rules.wounds import (
@@ -30,7 +33,10 @@ __all__ = [
     "DamageTrack",
     "TallyGroup",
     "ThresholdMark",
+    "TrackNames",
+    "damage_range_label",
     "damage_track",
+    "renamed",
     "track_capacity",
 ]
 
@@ -85,6 +91,23 @@ class Box:
 
 
 @dataclass(frozen=True)
+class TrackNames:
+    """What a track's numbers are called: a character's "HP" and wound states with their
+    penalties (the default), or a thing's ("DHP", "Seriously Damaged", no wound penalty:
+    a thing rolls nothing). The numbers never change with the names."""
+
+    unit: str = "HP"
+    states: tuple[tuple[WoundState, str], ...] = ()
+    penalties: bool = True
+    """Whether the wound penalty applies (-1 for every 3 damage): rows are labelled with
+    it; without, with the damage they hold."""
+
+    def state(self, state: WoundState) -> str:
+        """The name of ``state`` on this track."""
+        return dict(self.states).get(state, state.label)
+
+
+@dataclass(frozen=True)
 class DamageTrack:
     """Everything needed to draw a character's damage, computed once by :func:`damage_track`."""
 
@@ -99,6 +122,20 @@ class DamageTrack:
     marks: tuple[ThresholdMark, ...]
     boxes: tuple[Box, ...]
     row_labels: tuple[str, ...]
+    names: TrackNames = TrackNames()
+
+    @property
+    def unit(self) -> str:
+        """What HP and damage are counted in: "HP", or a thing's "DHP"."""
+        return self.names.unit
+
+    @property
+    def penalties(self) -> bool:
+        return self.names.penalties
+
+    def label_of(self, state: WoundState) -> str:
+        """The name of ``state`` on this track ("Seriously Wounded" or "Seriously Damaged")."""
+        return self.names.state(state)
 
     @property
     def rows(self) -> int:
@@ -150,6 +187,37 @@ def track_capacity(damage: int, hp: int) -> int:
     HP rounded up), at least the damage taken, rounded up to whole rows of 3."""
     room = max(BOXES_PER_ROW, -(-hp // 3))
     return _round_up_to_row(max(hp + room, damage))
+
+
+def damage_range_label(first: int, last: int) -> str:
+    """A row's damage points when it is labelled without a penalty: "4–6", or "7"."""
+    return str(first) if first == last else f"{first}–{last}"
+
+
+def _renamed_rule(text: str, old: str, new: str) -> str:
+    """A band's rule text under the track's name for its state ("Seriously damaged: ...")."""
+    if text.casefold().startswith(old.casefold()):
+        return new[:1].upper() + new[1:].lower() + text[len(old):]
+    return text
+
+
+def renamed(track: DamageTrack, names: TrackNames) -> DamageTrack:
+    """The same track under other names (a thing's states and unit): the bands, marks,
+    row labels and rule texts say them; every number stays as :func:`damage_track` made it."""
+    bands = tuple(
+        replace(band, label=names.state(band.state),
+                rule_text=_renamed_rule(band.rule_text, band.state.label,
+                                        names.state(band.state)))
+        for band in track.bands
+    )
+    marks = tuple(replace(mark, label=f"{names.state(mark.state)} {mark.value}")
+                  for mark in track.marks)
+    rows = track.rows
+    row_labels = track.row_labels if names.penalties else tuple(
+        damage_range_label(BOXES_PER_ROW * row + 1, BOXES_PER_ROW * (row + 1))
+        for row in range(rows)
+    )
+    return replace(track, bands=bands, marks=marks, row_labels=row_labels, names=names)
 
 
 def damage_track(damage: int, hp: int, thresholds: WoundThresholds | None = None) -> DamageTrack:

@@ -39,6 +39,7 @@ __all__ = [
     "next_bleed_round",
     "roll_dying",
     "roll_massive_damage",
+    "targeted_damage_divisor",
     "targeted_damage_effect",
     "targeted_damage_threshold",
     "wound_effects",
@@ -414,6 +415,13 @@ _TARGETED = {
     BodyArea.HEAD: (10, TargetedEffect.STUNNED),
     BodyArea.VITALS: (10, TargetedEffect.BLEEDING),
 }
+
+
+def targeted_damage_divisor(body_area: BodyArea) -> int | None:
+    """The fraction of HP a location's threshold is (3 for limbs' 1/3, 10 for 1/10); None
+    for the body, which has no targeted effect."""
+    rule = _TARGETED.get(body_area)
+    return None if rule is None else rule[0]
 
 
 def targeted_damage_threshold(body_area: BodyArea, hp: int) -> int | None:

@@ -4,13 +4,17 @@ A Mneme character export is ``{"format": "mneme-character", "schema_version": N,
 "exported_by": ..., "character": {...}}``; the character inside has exactly the shape it
 has in a campaign of that schema, so older exports are upgraded by the campaign
 migrations. CE CharacterGen (the Game in the Brain generator) exports ``ce-char-1``;
-its characteristics and skills are taken over and the rest of its story goes into the
-notes. Its derived block (hit points, ...) is ignored: Mneme computes its own.
+every part of it the sheet has a field for is mapped to that field (characteristics,
+skills, species, age, careers and terms, cash as credits, equipment and other assets);
+what has no field (background, connections, each term's events, hero coins) goes into
+the notes under a line that says so. Its derived block (hit points, ...) is ignored:
+Mneme computes its own.
 """
 
 from __future__ import annotations
 
 import json
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -18,11 +22,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.domain.campaign import CAMPAIGN_FORMAT, SCHEMA_VERSION
+from mneme_desktop.domain.catalogue import catalogue_for
 from mneme_desktop.domain.character import (
+    MAX_AMOUNT,
     MAX_CHARACTERISTIC,
+    Career,
     Character,
     Characteristics,
     CharacterKind,
+    EquipmentItem,
     Skill,
 )
 from mneme_desktop.storage.atomic import atomic_write, real_target
@@ -59,8 +67,10 @@ from mneme_desktop.storage.oslock import FolderLockTimeoutError, folder_lock
 
 __all__ = [
     "CE_FORMAT",
+    "CE_SKILL_NAMES",
     "MAX_CHARACTER_BYTES",
     "character_from_document",
+    "character_report",
     "character_to_json",
     "export_character",
     "import_character",
@@ -235,15 +245,99 @@ def _asset_text(asset: _CeAsset) -> str:
     return f"{label}: {', '.join(parts)}" if parts else label
 
 
-def _career_text(career: _CeCareer) -> str:
+CE_SKILL_NAMES: dict[str, str] = {
+    "medicine": "Medic",
+    "riding": "Animals (Riding)",
+    "archery": "Gun Combat (Archery)",
+}
+"""CE CharacterGen skills that are another skill in Mneme CE, by the catalogue's name (Medic
+is the skill the healing rules read)."""
+
+_CONNECTION_ASSETS = frozenset({"ally", "contact", "rival", "enemy"})
+"""Assets that are people: the sheet has no field for them, so they stay in the notes."""
+
+
+def _created_text(created: str | None) -> str:
+    if created and len(created) == 8 and created.isdigit():
+        return f", created {created[:4]}-{created[4:6]}-{created[6:]}"
+    return f", created {created}" if created else ""
+
+
+def _ce_careers(ce: _CeCharacter) -> list[Career]:
+    """Terms of one career in a row make one career; its rank is the last one reached."""
+    careers: list[Career] = []
+    last_id: str | None = None
+    for term in ce.careers:
+        name = (readable_name(term.career_id) or term.career_id)[:100]
+        rank = "" if term.rank is None else f"Rank {term.rank}"
+        if term.career_id == last_id and careers:
+            previous = careers[-1]
+            careers[-1] = Career(name=previous.name, terms=min(99, previous.terms + 1),
+                                 rank=rank or previous.rank)
+        else:
+            careers.append(Career(name=name, terms=1, rank=rank))
+        last_id = term.career_id
+    return careers
+
+
+def _ce_credits(ce: _CeCharacter) -> int:
+    cash = sum(asset.amount or 0 for asset in ce.assets if asset.type == "cash")
+    return max(-MAX_AMOUNT, min(MAX_AMOUNT, int(cash)))
+
+
+def _number(value: Any) -> Decimal | None:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    try:
+        number = Decimal(str(value))
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() and 0 <= number <= 1_000_000 else None
+
+
+def _label(text: str) -> str:
+    """An identifier ("healers_kit") made readable; a name already written stays as it is."""
+    text = text.strip()
+    return readable_name(text) if text.isidentifier() and text == text.lower() else text
+
+
+def _equipment_item(item: Any) -> EquipmentItem:
+    """An equipment entry: a name, or an object with name, count/quantity, mass/weight."""
+    if not isinstance(item, dict):
+        return EquipmentItem(name=(_label(_item_text(item)) or "Item")[:200])
+    name = item.get("name") or item.get("type") or item.get("description") or "Item"
+    count = item.get("count", item.get("quantity", 1))
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_AMOUNT:
+        count = 1
+    mass = _number(item.get("mass", item.get("weight")))
+    used = {"name", "type", "count", "quantity", "mass", "weight"}
+    if item.get("name"):
+        used.discard("type")
+    rest = [f"{k}: {v}" for k, v in item.items()
+            if k not in used and v not in (None, "") and v != name]
+    return EquipmentItem(name=_label(str(name))[:200] or "Item", count=count,
+                         mass=None if mass is None else round(mass, 3),
+                         notes="; ".join(rest))
+
+
+def _ce_equipment(ce: _CeCharacter) -> list[EquipmentItem]:
+    """Equipment, then the assets that are things (a healer's kit, a safehouse)."""
+    items = [_equipment_item(item) for item in ce.equipment]
+    for asset in ce.assets:
+        if asset.type == "cash" or asset.type in _CONNECTION_ASSETS:
+            continue
+        items.append(EquipmentItem(name=(readable_name(asset.type) or asset.type)[:200],
+                                   count=1, notes=asset.description or ""))
+    return items
+
+
+def _term_text(career: _CeCareer) -> str:
     head = readable_name(career.career_id)
     if career.term is not None:
         head += f", term {career.term}"
     if career.start_age is not None:
         head += f" (from age {career.start_age})"
     details = []
-    if career.rank is not None:
-        details.append(f"rank {career.rank}")
     if career.advanced:
         details.append("advanced")
     if career.event:
@@ -257,35 +351,60 @@ def _career_text(career: _CeCareer) -> str:
     return f"{head}: {'; '.join(details)}" if details else head
 
 
-def _ce_notes(ce: _CeCharacter, created: str | None) -> str:
-    when = ""
-    if created and len(created) == 8 and created.isdigit():
-        when = f", created {created[:4]}-{created[4:6]}-{created[6:]}"
-    elif created:
-        when = f", created {created}"
-    lines = [f"Imported from CE CharacterGen (ce-char-1{when})."]
-    if ce.species_id:
-        lines.append(f"Species: {readable_name(ce.species_id)}")
-    if ce.age is not None:
-        lines.append(f"Age: {ce.age}")
-    if ce.background_id:
-        background = readable_name(ce.background_id)
+def _ce_unmapped(ce: _CeCharacter) -> list[str]:
+    """What of a ce-char-1 character has no field on the sheet, in a few words each."""
+    unmapped: list[str] = []
+    if ce.background_id or ce.background_skill:
+        unmapped.append("background")
+    if ce.connections or any(a.type in _CONNECTION_ASSETS for a in ce.assets):
+        unmapped.append("connections")
+    if any(c.event or c.mishap or c.advanced or c.skills_gained or c.start_age is not None
+           for c in ce.careers):
+        unmapped.append("career history")
+    if ce.hero_coins is not None:
+        unmapped.append("hero coins")
+    if ce.supernatural is not None:
+        unmapped.append("supernatural")
+    if ce.age is not None and not 0 <= ce.age <= 100_000:
+        unmapped.append(f"age {ce.age} (not a possible age)")
+    return unmapped
+
+
+_UNMAPPED_PREFIX = "Kept here, the sheet has no field for them: "
+
+
+def character_report(character: Character) -> str:
+    """What an import could not put into the sheet's fields ("" when everything found a
+    home), read back from the line the importer wrote at the top of the notes."""
+    for line in character.notes.splitlines()[:3]:
+        if line.startswith(_UNMAPPED_PREFIX):
+            return line.removeprefix(_UNMAPPED_PREFIX).rstrip(".")
+    return ""
+
+
+def _ce_notes(ce: _CeCharacter, created: str | None, renamed: list[str]) -> str:
+    """The notes: where the character came from, and only what the sheet has no field for."""
+    lines = [f"Imported from CE CharacterGen (ce-char-1{_created_text(created)})."]
+    unmapped = _ce_unmapped(ce)
+    if unmapped:
+        lines.append(_UNMAPPED_PREFIX + ", ".join(unmapped) + ".")
+    if renamed:
+        lines.append("Skills under their Mneme CE names: " + ", ".join(renamed) + ".")
+    if ce.background_id or ce.background_skill:
+        background = readable_name(ce.background_id or "") or "—"
         if ce.background_skill:
             background += f" (background skill: {readable_name(ce.background_skill)})"
         lines.append(f"Background: {background}")
-    if ce.careers:
-        terms = f" ({ce.total_terms} terms)" if ce.total_terms is not None else ""
-        lines.append(f"Careers{terms}:")
-        lines.extend(f"- {_career_text(career)}" for career in ce.careers)
-    if ce.assets:
-        lines.append("Assets:")
-        lines.extend(f"- {_asset_text(asset)}" for asset in ce.assets)
-    if ce.equipment:
-        lines.append("Equipment:")
-        lines.extend(f"- {_item_text(item)}" for item in ce.equipment)
-    if ce.connections:
+    connections = [_item_text(item) for item in ce.connections]
+    connections += [_asset_text(a) for a in ce.assets if a.type in _CONNECTION_ASSETS]
+    if connections:
         lines.append("Connections:")
-        lines.extend(f"- {_item_text(item)}" for item in ce.connections)
+        lines.extend(f"- {text}" for text in connections)
+    history = [c for c in ce.careers
+               if c.event or c.mishap or c.advanced or c.skills_gained or c.start_age is not None]
+    if history:
+        lines.append("Career history:")
+        lines.extend(f"- {_term_text(career)}" for career in ce.careers)
     extras = []
     if ce.hero_coins is not None:
         extras.append(f"hero coins {ce.hero_coins}")
@@ -296,7 +415,32 @@ def _ce_notes(ce: _CeCharacter, created: str | None) -> str:
     return "\n".join(lines)
 
 
-def _ce_skills(skills: dict[str, Any], text: str, path: Path | None) -> list[Skill]:
+def _ce_skill(skill_id: str, level: Any, renamed: list[str]) -> Skill:
+    """One skill, under the name the catalogue spells (an alias of CE_SKILL_NAMES noted)."""
+    label = CE_SKILL_NAMES.get(skill_id.strip().casefold())
+    if label is not None:
+        renamed.append(f"{readable_name(skill_id)} as {label}")
+    else:
+        label = readable_name(skill_id) or skill_id
+    catalogue = catalogue_for()
+    name, specialty = Skill.split_label(label)
+    if catalogue.knows_skill(label):
+        name, specialty = catalogue.canonical_skill(label)
+    return Skill(name=name, specialty=specialty, level=level)
+
+
+def _merge_skills(skills: list[Skill]) -> list[Skill]:
+    """One row per skill and specialty: two CE skills that are one in Mneme keep the best."""
+    merged: dict[tuple[str, str], Skill] = {}
+    for skill in skills:
+        key = (skill.name.casefold(), (skill.specialty or "").casefold())
+        if key not in merged or skill.level > merged[key].level:
+            merged[key] = skill
+    return list(merged.values())
+
+
+def _ce_skills(skills: dict[str, Any], text: str, path: Path | None,
+               renamed: list[str] | None = None) -> list[Skill]:
     """The skills of a ce-char-1 file; refuses bad ones naming each (``skills[3] (row 4)``).
 
     Checked one at a time and only the first few located, so 10,000 bad skills cost
@@ -307,7 +451,7 @@ def _ce_skills(skills: dict[str, Any], text: str, path: Path | None) -> list[Ski
     count = 0
     for index, (skill_id, level) in enumerate(skills.items()):
         try:
-            result.append(Skill(name=readable_name(skill_id) or skill_id, level=level))
+            result.append(_ce_skill(skill_id, level, renamed if renamed is not None else []))
         except ValidationError as exc:
             count += exc.error_count()
             if len(problems) < MAX_REPORTED_PROBLEMS:
@@ -326,7 +470,7 @@ def _ce_skills(skills: dict[str, Any], text: str, path: Path | None) -> list[Ski
             shown += f"\n- ... and {rest} more problem{'s' if rest > 1 else ''}"
         _fail(path, f"some skills are not valid ({count} problem{'s' if count != 1 else ''}):"
                     f"\n{shown}")
-    return result
+    return _merge_skills(result)
 
 
 def _line(text: str, path: tuple[str | int, ...]) -> int | None:
@@ -341,7 +485,9 @@ def _from_ce(document: dict[str, Any], text: str, path: Path | None) -> Characte
     ce = parsed.character
     a = ce.abilities
     name = ce.name.strip() or (path.stem if path is not None else "") or "Imported character"
-    skills = _ce_skills(ce.skills, text, path)
+    renamed: list[str] = []
+    skills = _ce_skills(ce.skills, text, path, renamed)
+    age = ce.age if ce.age is not None and 0 <= ce.age <= 100_000 else None
     try:
         return Character(
             name=name[:200],
@@ -351,7 +497,12 @@ def _from_ce(document: dict[str, Any], text: str, path: Path | None) -> Characte
                 a.social_standing,
             ),
             skills=skills,
-            notes=_ce_notes(ce, parsed.created),
+            species=readable_name(ce.species_id or "")[:100],
+            age=age,
+            careers=_ce_careers(ce),
+            credits=_ce_credits(ce),
+            equipment=_ce_equipment(ce),
+            notes=_ce_notes(ce, parsed.created, renamed),
         )
     except ValidationError as exc:
         _fail_validation(path, exc, None)

@@ -110,7 +110,10 @@ MIGRATIONS = MigrationRegistry()
 
 @MIGRATIONS.register(1)
 def _schema_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
-    """Schema 2 adds the complete sheet (species, age, careers, credits, equipment).
+    """Schema 2 adds the complete sheet (species, age, careers, credits, equipment), and
+    things: the campaign's vehicles and objects, their template library, the things in each
+    encounter and the cover object a combatant is behind; and whether a combatant is
+    revealed to the players (all were).
 
     Every new part has a default, so a schema 1 campaign means the same with them written
     out explicitly: empty, as the referee left them.
@@ -121,6 +124,16 @@ def _schema_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
         character.setdefault("age", None)
         character.setdefault("careers", [])
         character.setdefault("credits", 0)
+    # Things (vehicles, craft, structures, cover objects): none yet in a schema 1 campaign.
+    data.setdefault("things", [])
+    data.setdefault("thing_library", [])
+    for encounter in data.get("encounters") or []:
+        if isinstance(encounter, dict):
+            encounter.setdefault("things", [])
+            for combatant in encounter.get("combatants") or []:
+                if isinstance(combatant, dict):
+                    combatant.setdefault("cover_thing_id", None)
+                    combatant.setdefault("revealed", True)  # shown on the player display
     return data
 
 

@@ -8,6 +8,8 @@ file equals a fresh build. Regenerate after a schema change with::
 
 Its adversaries use the chapters' own examples: the broadsword (3d3-2), the automatic
 rifle (3d6-2, rate of attack 4), the flak jacket (armor 4) and the shield (protection 2).
+Its thing library holds the chapter's objects: a shield and a stack of cinder blocks of
+protection 2, and a D-plated walker (20 DHP, DAR 2) that ignores personal-scale damage.
 """
 
 from __future__ import annotations
@@ -32,20 +34,26 @@ from mneme_desktop.domain import (
     DamageRecord,
     Encounter,
     EncounterLogEntry,
+    EncounterThing,
     GameTime,
     JournalEntry,
     RangeClass,
     Recovery,
     Side,
     Skill,
+    Thing,
+    ThingKind,
+    ThingTemplate,
     Weapon,
 )
+from mneme_desktop.domain.things import CrewPosition
 from mneme_desktop.rules.actions import ActionKind, BodyArea, Load, Stance, initiative_modifier
 from mneme_desktop.rules.checks import CoverLevel
 from mneme_desktop.rules.dice import Scale
 from mneme_desktop.rules.healing import Activity
 from mneme_desktop.storage.atomic import atomic_write
-from mneme_desktop.storage.campaign_file import save_campaign
+from mneme_desktop.storage.campaign_file import content_hash, save_campaign
+from mneme_desktop.storage.known_files import KnownContents
 
 __all__ = [
     "SAMPLE_FILE_NAME",
@@ -439,6 +447,51 @@ def _library() -> list[AdversaryTemplate]:
     ]
 
 
+# --- things ------------------------------------------------------------------------------
+
+
+def _thing_template(key: str, thing: Thing, tags: list[str]) -> ThingTemplate:
+    thing.id = _id(f"thing-template-{key}-stats")
+    return ThingTemplate(id=_id(f"thing-template-{key}"), stats=thing, tags=tags)
+
+
+def _thing_library() -> list[ThingTemplate]:
+    """The chapter's examples: the shield and the cinder blocks of the cover example, and
+    a vehicle of the Deka scale."""
+    return [
+        _thing_template("shield", Thing(
+            name="Shield", kind=ThingKind.COVER, hp=12, protection=2,
+            notes="Ch.7 shield example: protection 2. Of a fail effect of 3 with 3d6 attacks, "
+            "the shield takes two damage rolls of 3d6 and the character behind it one.",
+        ), ["cover", "carried"]),
+        _thing_template("cinder-blocks", Thing(
+            name="Cinder Blocks", kind=ThingKind.COVER, hp=30, armor=4, protection=2,
+            notes="A waist-high stack of cinder blocks: takes the damage rolls it absorbs "
+            "(armor 4 off each) until it is rubble.",
+        ), ["cover", "terrain"]),
+        _thing_template("walker", Thing(
+            name="D-Plated Walker", kind=ThingKind.VEHICLE, hp=20, hp_scale=Scale.DEKA,
+            armor=2, armor_scale=Scale.DEKA, protection=4,
+            crew=[CrewPosition(role="Pilot"), CrewPosition(role="Gunner")],
+            weapons=[Weapon(
+                name="Walker Autocannon", damage="D 2d6", rate_of_attack=2,
+                range_class=RangeClass.VERY_LONG, aim_modifier=2, ready_actions=2,
+                reload_actions=3, skill="Gun Combat (Heavy Weapons)",
+            )],
+            notes="20 DHP = 200 HP behind DAR 2 = 20 AR plating. Scale immunity: personal "
+            "weapons of a lesser scale cannot hurt it; its crew can shelter behind it "
+            "(protection 4).",
+        ), ["vehicle", "deka scale"]),
+    ]
+
+
+def _ford_things(library: list[ThingTemplate]) -> list[EncounterThing]:
+    blocks = library[1].make_instance(1)
+    blocks.id = _id("thing-ford-cinder-blocks-1")
+    return [EncounterThing(id=_id("encounter-thing-ford-cinder-blocks-1"), instance=blocks,
+                           notes="The ruined tollhouse wall by the ford.")]
+
+
 # --- encounters ----------------------------------------------------------------------------
 
 
@@ -634,13 +687,17 @@ def build_sample_campaign() -> Campaign:
             strict=True,
         )
     }
+    things = _thing_library()
+    ford = _ford(pcs, library)
+    ford.things = _ford_things(things)
     return Campaign(
         id=_id("campaign"),
         name="The Ashfall Marches",
         game_time=GameTime.at(12, 14, 30),
         characters=[*pcs.values(), _hollis(), _wren()],
         adversary_library=library_list,
-        encounters=[_ford(pcs, library), _salt_well(pcs, library)],
+        encounters=[ford, _salt_well(pcs, library)],
+        thing_library=things,
         journal=[
             JournalEntry(
                 id=_id("journal-1"),
@@ -676,15 +733,21 @@ def sample_campaign_path() -> Path:
     return Path(str(resource))
 
 
-def install_sample_campaign(destination: Path) -> Path:
+def install_sample_campaign(destination: Path, known: KnownContents | None = None) -> Path:
     """Copy the sample to ``destination`` (a file path) unless it already exists there.
 
     The installed sample may sit in a read-only program folder, so the app opens a copy.
+    The shipped bytes are this app's own writing (a test keeps them a fresh build of
+    :func:`build_sample_campaign`), so their hash goes to ``known``: opening the copy
+    spares the duplicate-key check, as for any file the app saved.
     """
     if not destination.exists():
         resource = importlib.resources.files("mneme_desktop.resources") / SAMPLE_FILE_NAME
+        data = resource.read_bytes()
         destination.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(destination, resource.read_bytes())
+        atomic_write(destination, data)
+        if known is not None:
+            known.add(content_hash(data))
     return destination
 
 

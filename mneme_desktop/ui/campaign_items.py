@@ -17,6 +17,8 @@ from mneme_desktop.domain import (
     Characteristics,
     CharacterKind,
     Encounter,
+    Thing,
+    ThingTemplate,
     new_id,
 )
 from mneme_desktop.domain.duplicate import (
@@ -26,13 +28,8 @@ from mneme_desktop.domain.duplicate import (
     unique_name,
 )
 from mneme_desktop.rules.wounds import ThresholdBasis
-from mneme_desktop.storage import (
-    CampaignSaveError,
-    CharacterImportError,
-    export_character,
-    import_character,
-)
-from mneme_desktop.ui import commands
+from mneme_desktop.storage import CampaignSaveError, CharacterImportError
+from mneme_desktop.ui import commands, thing_commands
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.models.navigator_nodes import Group, Node
 from mneme_desktop.ui.session import Tell
@@ -82,6 +79,12 @@ class CampaignItems:
         commands.add_encounter(self.document, encounter)
         return encounter
 
+    def add_thing(self) -> Thing:
+        return thing_commands.add_new_thing(self.document)
+
+    def add_thing_template(self) -> ThingTemplate:
+        return thing_commands.add_new_thing_template(self.document)
+
     def duplicate(self, node: Node) -> str | None:
         """Put a copy of the node's item right after it; the copy's id, or None."""
         document = self.document
@@ -89,6 +92,10 @@ class CampaignItems:
         entity_id = node.entity_id
         if entity_id is None:
             return None
+        if node.group is Group.THINGS:
+            return thing_commands.duplicate_thing(document, entity_id).id
+        if node.group is Group.THING_LIBRARY:
+            return thing_commands.duplicate_thing_template(document, entity_id).id
         if node.group in (Group.PLAYERS, Group.NPCS):
             character = duplicate_character(campaign, entity_id)
             index = campaign.characters.index(campaign.character(entity_id)) + 1
@@ -108,7 +115,11 @@ class CampaignItems:
         """Remove the node's item (undo brings it back, and what it fought in)."""
         if node.entity_id is None:
             return
-        if node.group in (Group.PLAYERS, Group.NPCS):
+        if node.group is Group.THINGS:
+            thing_commands.delete_thing(self.document, node.entity_id)
+        elif node.group is Group.THING_LIBRARY:
+            thing_commands.delete_thing_template(self.document, node.entity_id)
+        elif node.group in (Group.PLAYERS, Group.NPCS):
             commands.remove_character(self.document, node.entity_id)
         elif node.group is Group.LIBRARY:
             commands.remove_template(self.document, node.entity_id)
@@ -123,6 +134,9 @@ class CampaignItems:
 
     def import_character(self, path: Path) -> Character | None:
         """Add the character in ``path`` (ours or CE CharacterGen); a new id if taken."""
+        # Imported here: character files are not needed until the referee imports one.
+        from mneme_desktop.storage.characters import import_character
+
         try:
             character = import_character(path)
         except CharacterImportError as exc:
@@ -146,6 +160,8 @@ class CampaignItems:
         return None
 
     def export_character(self, character: Character, path: Path) -> bool:
+        from mneme_desktop.storage.characters import export_character
+
         try:
             export_character(character, path)
         except (CampaignSaveError, OSError) as exc:
@@ -160,6 +176,12 @@ class CampaignItems:
         if scope == "selection" and node is not None and node.entity_id is not None:
             if node.group is Group.ENCOUNTERS:
                 return ExportTarget.referee_pack(node.entity_id)
+            if node.group is Group.THINGS:
+                return ExportTarget.thing(node.entity_id)
+            if node.group is Group.THING_LIBRARY:
+                template = self.document.campaign.find_thing_template(node.entity_id)
+                if template is not None:
+                    return ExportTarget.thing(template.stats.id)
             character = self.character_of(node)
             if character is not None:
                 return ExportTarget.character(character.id)

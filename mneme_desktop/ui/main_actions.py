@@ -88,6 +88,28 @@ class MainActions:
                                         tip=tr(_CTX, "Add an adversary template"))
         self.add_encounter_action = make(tr(_CTX, "Add &Encounter"), "Ctrl+Shift+E",
                                          tip=tr(_CTX, "Add an encounter"))
+        self.add_thing_action = make(
+            tr(_CTX, "Add &Vehicle or Object"), "Ctrl+Shift+O",
+            tip=tr(_CTX, "Add a vehicle, craft, structure or cover object to the campaign"))
+        self.add_thing_template_action = make(
+            tr(_CTX, "Add Object Te&mplate"), "Ctrl+Shift+M",
+            tip=tr(_CTX, "Add a template to the object library (encounters and the campaign "
+                         "make numbered copies)"))
+        self.import_npc_lines_action = make(
+            tr(_CTX, "Import NPC &Lines…"), "Ctrl+Shift+L",
+            tip=tr(_CTX, "Add NPCs or adversary templates from one-line NPCs (name, UPP, age, "
+                         "careers, credits, skills), pasted or typed"))
+        self.copy_npc_lines_action = make(
+            tr(_CTX, "Cop&y as NPC Lines"),
+            tip=tr(_CTX, "Copy the selected character or template, or every one of the "
+                         "selected group, as one-line NPCs"))
+        self.quick_npc_action = make(
+            tr(_CTX, "&Quick NPC…"), "Ctrl+Shift+G",
+            tip=tr(_CTX, "Roll NPCs: UPP 2d6 each, skills from a package, a name from a list"))
+        self.recap_action = make(
+            tr(_CTX, "Session &Recap…"), "Ctrl+Shift+R",
+            tip=tr(_CTX, "What happened over some in-game days, from the encounter logs and "
+                         "the journal: save as Markdown or HTML, or print"))
         self.duplicate_action = make(tr(_CTX, "&Duplicate"), "Ctrl+D", tip=tr(_CTX,
                 "Copy the selected item"))
         self.rename_action = make(tr(_CTX, "&Rename"), "F2", tip=tr(_CTX,
@@ -105,9 +127,16 @@ class MainActions:
         self.healing_page_action = make(tr(_CTX,
                 "&Healing Planner"), "Ctrl+3", sp.SP_DialogApplyButton,
                                         tr(_CTX, "Plan recovery over days and run the infirmary"))
+        self.player_display_action = make(
+            tr(_CTX, "&Player Display…"), "Ctrl+Shift+D",
+            tip=tr(_CTX, "Show the fight to the players on a second screen (what they may "
+                         "see only)"))
         self.check_action = make(tr(_CTX, "Make a Chec&k…"), "Ctrl+K", sp.SP_MediaPlay,
                                  tr(_CTX, "Roll a check for anyone, or any dice, and log it"))
         self.check_action.setIconText(tr(_CTX, "Check"))
+        self.catalogue_action = make(
+            tr(_CTX, "Catal&ogue…"),
+            tip=tr(_CTX, "The skills, weapons and armor sheets pick from; add the campaign's own"))
         self.about_action = make(tr(_CTX, "&About Mneme Desktop"))
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
 
@@ -132,8 +161,10 @@ class MainActions:
     def navigator_actions(self) -> list[QAction]:
         """What the navigator's context menu offers."""
         return [self.add_pc_action, self.add_npc_action, self.add_template_action,
-                self.add_encounter_action, self.duplicate_action, self.rename_action,
-                self.delete_action]
+                self.add_encounter_action, self.add_thing_action,
+                self.add_thing_template_action, self.duplicate_action, self.rename_action,
+                self.delete_action, self.import_npc_lines_action, self.copy_npc_lines_action,
+                self.quick_npc_action]
 
     def build_menus(self, navigator_dock: QDockWidget, history_dock: QDockWidget) -> QMenu:
         """The window's menu bar; returns the Open Recent menu, which the window fills."""
@@ -159,15 +190,24 @@ class MainActions:
 
         campaign_menu = bar.addMenu(tr(_CTX, "&Campaign"))
         campaign_menu.addActions([self.add_pc_action, self.add_npc_action,
-                                  self.add_template_action, self.add_encounter_action])
+                                  self.add_template_action, self.add_encounter_action,
+                                  self.add_thing_action, self.add_thing_template_action])
         campaign_menu.addSeparator()
         campaign_menu.addActions([self.duplicate_action, self.rename_action, self.delete_action])
         campaign_menu.addSeparator()
+        campaign_menu.addActions([self.quick_npc_action, self.import_npc_lines_action,
+                                  self.copy_npc_lines_action])
+        campaign_menu.addSeparator()
+        campaign_menu.addAction(self.recap_action)
+        campaign_menu.addSeparator()
         campaign_menu.addAction(self.check_action)
+        campaign_menu.addAction(self.catalogue_action)
 
         view_menu = bar.addMenu(tr(_CTX, "&View"))
         view_menu.addActions([self.sheet_page_action, self.encounter_page_action,
                               self.healing_page_action])
+        view_menu.addSeparator()
+        view_menu.addAction(self.player_display_action)
         view_menu.addSeparator()
         view_menu.addAction(navigator_dock.toggleViewAction())
         history = history_dock.toggleViewAction()

@@ -16,6 +16,7 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QPaintEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QDockWidget,
     QFileDialog,
     QInputDialog,
@@ -43,15 +44,26 @@ from mneme_desktop.ui.window_layout import fit_available_screen, remember_layout
 if TYPE_CHECKING:
     import random
 
-    from mneme_desktop.domain import AdversaryTemplate, Character, CharacterKind, Encounter
+    from mneme_desktop.domain import (
+        AdversaryTemplate,
+        Character,
+        CharacterKind,
+        Encounter,
+        Thing,
+        ThingTemplate,
+    )
     from mneme_desktop.domain.edits import ChangeSummary
     from mneme_desktop.export.document import ExportTarget
     from mneme_desktop.ui.campaign_items import CampaignItems
     from mneme_desktop.ui.dialogs.check_dialog import CheckDialog
     from mneme_desktop.ui.dialogs.export_dialog import ChooseFile, RunDialog
+    from mneme_desktop.ui.dialogs.npc_lines_dialog import NpcLinesDialog
+    from mneme_desktop.ui.dialogs.quick_npc_dialog import QuickNpcDialog
+    from mneme_desktop.ui.dialogs.recap_dialog import RecapDialog
     from mneme_desktop.ui.dialogs.settings_dialog import SettingsDialog
     from mneme_desktop.ui.document import CampaignDocument
     from mneme_desktop.ui.models.navigator_model import NavigatorModel
+    from mneme_desktop.ui.player_display import PlayerDisplay
     from mneme_desktop.ui.session import CampaignSession
     from mneme_desktop.ui.views.character_sheet import CharacterSheetView
     from mneme_desktop.ui.views.encounter_view import EncounterView
@@ -84,6 +96,8 @@ class MainWindow(QMainWindow):
         self._last_export_folder: Path | None = None
         self._fitted_to_screen = False
         self._check_panel: CheckDialog | None = None
+        self._catalogue_dialog: QDialog | None = None
+        self._player_display: PlayerDisplay | None = None
 
         self._build_central()
         self._build_docks()
@@ -99,7 +113,8 @@ class MainWindow(QMainWindow):
     # --- construction ------------------------------------------------------------------
 
     def _build_central(self) -> None:
-        self.stack = PageStack()
+        self.stack = PageStack(context=self.context)
+        self.stack.select_requested.connect(self.select_entity)
         self.empty_label = self.stack.empty_label
         self.setCentralWidget(self.stack)
 
@@ -154,6 +169,8 @@ class MainWindow(QMainWindow):
             actions.add_npc_action: lambda: self.add_character("npc"),
             actions.add_template_action: self.add_template,
             actions.add_encounter_action: self.add_encounter,
+            actions.add_thing_action: self.add_thing,
+            actions.add_thing_template_action: self.add_thing_template,
             actions.duplicate_action: self.duplicate_selected,
             actions.rename_action: self.rename_selected,
             actions.delete_action: self.delete_selected,
@@ -162,6 +179,12 @@ class MainWindow(QMainWindow):
             actions.healing_page_action: lambda: self.show_page(Page.HEALING),
             actions.about_action: self.about,
             actions.check_action: self.check_dialog,
+            actions.catalogue_action: self.catalogue_dialog,
+            actions.import_npc_lines_action: self.npc_lines_dialog,
+            actions.copy_npc_lines_action: self.copy_npc_lines,
+            actions.quick_npc_action: self.quick_npc_dialog,
+            actions.recap_action: self.recap_dialog,
+            actions.player_display_action: self.open_player_display,
         }
         for action, slot in slots.items():
             action.triggered.connect(lambda _checked=False, s=slot: s())
@@ -360,7 +383,13 @@ class MainWindow(QMainWindow):
             return
         if node.group is Group.ENCOUNTERS:
             self.stack.encounter().set_encounter(node.entity_id)
+            if self._player_display is not None:  # it follows the fight the referee shows
+                self._player_display.prefer(node.entity_id)
             self.stack.setCurrentIndex(Page.ENCOUNTER)
+            return
+        if node.group.is_things:
+            self.stack.thing().set_entry(node.entity_id)
+            self.stack.setCurrentIndex(Page.THING)
             return
         if node.group is Group.LIBRARY:
             template = document.campaign.find_template(node.entity_id)
@@ -385,7 +414,7 @@ class MainWindow(QMainWindow):
         index = model.find(shown) if shown else QModelIndex()
         if index.isValid():
             self.tree.setCurrentIndex(index)
-        elif self.stack.currentIndex() in (Page.SHEET, Page.ENCOUNTER):
+        elif self.stack.currentIndex() in (Page.SHEET, Page.ENCOUNTER, Page.THING):
             first = self.tree.first_entity_index()
             if first.isValid():
                 self.tree.setCurrentIndex(first)
@@ -469,6 +498,8 @@ class MainWindow(QMainWindow):
         """Commit edits a view holds back (notes typed a moment ago) before writing."""
         if self.sheet_view is not None:
             self.sheet_view.flush_pending_edits()
+        if self.stack.thing_view is not None:
+            self.stack.thing_view.commit_notes()
 
     def autosave_now(self) -> bool:
         """Write unsaved work to the autosave folder (never over the campaign file)."""
@@ -493,6 +524,8 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         remember_layout(self, self.context.settings)
+        if self._player_display is not None:
+            self._player_display.close()
         self.context.save_settings()
         if self._session is not None:
             self._session.release_lock()
@@ -512,8 +545,17 @@ class MainWindow(QMainWindow):
             return None
         character = self._items.import_character(path)
         if character is not None:
+            from mneme_desktop.storage.characters import character_report
+
             self.select_entity(character.id)
-            self.statusBar().showMessage(tr(_CTX, "Imported {0}").format(character.name), 5000)
+            unmapped = character_report(character)
+            if unmapped:  # what CE CharacterGen had that the sheet has no field for
+                self.statusBar().showMessage(
+                    tr(_CTX, "Imported {0}; kept in its notes, with no field on the sheet: "
+                             "{1}").format(character.name, unmapped), 15000)
+            else:
+                self.statusBar().showMessage(tr(_CTX, "Imported {0}").format(character.name),
+                                             5000)
         return character
 
     def export_character_dialog(self) -> None:
@@ -581,6 +623,20 @@ class MainWindow(QMainWindow):
         encounter = self._items.add_encounter()
         self.select_entity(encounter.id)
         return encounter
+
+    def add_thing(self) -> Thing | None:
+        if self._items is None:
+            return None
+        thing = self._items.add_thing()
+        self.select_entity(thing.id)
+        return thing
+
+    def add_thing_template(self) -> ThingTemplate | None:
+        if self._items is None:
+            return None
+        template = self._items.add_thing_template()
+        self.select_entity(template.id)
+        return template
 
     def duplicate_selected(self) -> None:
         node = self.selected_node()
@@ -697,6 +753,73 @@ class MainWindow(QMainWindow):
         panel.activateWindow()
         return panel
 
+    def open_player_display(self) -> PlayerDisplay | None:
+        """View ▸ Player Display: the players' window on its screen, and the panel that
+        sets it up; it follows whichever campaign this window has open."""
+        from mneme_desktop.ui.player_display import PlayerDisplay
+
+        document = self.document
+        if document is None:
+            return None
+        display = self._player_display
+        if display is None:
+            display = self._player_display = PlayerDisplay(document, self.context, self)
+            self.document_replaced.connect(
+                lambda: display.set_document(self.document) if self.document else None)
+        view = self.encounter_view
+        if view is not None and self.stack.currentIndex() == Page.ENCOUNTER:
+            display.prefer(view.encounter_id())
+        display.open()
+        return display
+
+    # --- the referee's library: one-line NPCs, quick NPCs, the session recap -------------
+    # (what each does is in ui/library_window.py)
+
+    def npc_lines_dialog(self, *, run: RunDialog | None = None) -> NpcLinesDialog | None:
+        from mneme_desktop.ui import library_window
+
+        return library_window.npc_lines_dialog(self, self, run=run)
+
+    def copy_npc_lines(self) -> str:
+        from mneme_desktop.ui import library_window
+
+        return library_window.copy_npc_lines(self)
+
+    def quick_npc_dialog(self, rng: random.Random | None = None, *,
+                         run: RunDialog | None = None) -> QuickNpcDialog | None:
+        from mneme_desktop.ui import library_window
+
+        return library_window.quick_npc_dialog(self, self, rng, run=run)
+
+    def recap_dialog(self, *, run: RunDialog | None = None) -> RecapDialog | None:
+        from mneme_desktop.ui import library_window
+
+        dialog = library_window.recap_dialog(self, self, self.context.settings,
+                                             self._last_export_folder, run=run)
+        if dialog is not None and dialog.last_folder is not None:
+            self._last_export_folder = dialog.last_folder
+        return dialog
+
+    def catalogue_dialog(self) -> QDialog | None:
+        """The catalogue editor (Campaign > Catalogue…): one window, raised again when open,
+        and closed when another campaign replaces this one."""
+        from mneme_desktop.ui.dialogs.catalogue_dialog import CatalogueDialog
+
+        document = self.document
+        if document is None:
+            return None
+        dialog = self._catalogue_dialog
+        if not isinstance(dialog, CatalogueDialog) or dialog.document is not document:
+            if dialog is not None:
+                dialog.close()
+                dialog.deleteLater()
+            dialog = self._catalogue_dialog = CatalogueDialog(document, self)
+            self.document_replaced.connect(dialog.close)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
     def about(self) -> None:
         box = message_box(QMessageBox.Icon.NoIcon, tr(_CTX, "About {0}").format(APP_NAME),
                           tr(_CTX, "<h3>{0} {1}</h3>"
@@ -715,6 +838,14 @@ class MainWindow(QMainWindow):
         document = self.document
         if document is None:
             return 1
+        if view == "player":
+            from mneme_desktop.ui.player_display import save_display_screenshot
+
+            shown = save_display_screenshot(document, self.context.settings, path)
+            self.discard_and_close()
+            if not shown:
+                print(f"mneme-desktop: could not write the screenshot {path}")
+            return 0 if shown else 1
         self.resize(1280, 820)
         self.show()
         if view == "encounter":

@@ -122,7 +122,7 @@ def test_a_stabilised_dying_patient_off_intensive_care_stops_the_clock_when_it_e
     # The odds are shown before anything is rolled: END 9 (+1), damage 26 (-8) vs 4.
     assert due.modifier == dying_roll_modifier(9, 26) == -7
     assert due.chance == dying_survival_chance(9, 26)
-    assert due.odds == f"2d6 -7 vs {DYING_DIFFICULTY}: 8%"
+    assert due.odds == f"2d6 -7 vs {DYING_DIFFICULTY}: 1/12 (8.3%)"
     apply_changes(campaign, result.changes)
     after = campaign.character(evan.id)
     assert after.damage == 26 and after.wound_state() is WoundState.DYING
@@ -151,7 +151,7 @@ def test_unsupervised_intensive_care_stops_at_each_days_roll() -> None:
     due = result.due
     assert due is not None and due.kind is DueRoll.INTENSIVE_CARE
     assert due.at == START.advance(days=1)
-    assert due.chance == success_chance(0, 8) and due.odds == "2d6 +0 vs 8: 42%"
+    assert due.chance == success_chance(0, 8) and due.odds == "2d6 +0 vs 8: 5/12 (41.7%)"
     assert due.dying_chance == dying_survival_chance(9, 26)
     assert "a failure means a dying roll" in due.text
     # Supervised (an AI sickbay), no roll is due: the table's 1 point per 3 days applies.
@@ -224,8 +224,8 @@ def test_the_planner_says_what_a_plan_means_for_the_dying_with_odds() -> None:
     stabilised(campaign, evan)
     evan = campaign.character(evan.id)
     text = dying_outlook(evan, rest, campaign.game_time, basis, False)
-    assert "stabilised until Day 3, 17:03" in text and "2d6 -7 vs 4: 8%" in text
-    assert "2d6 +0 vs 8: 42%" in dying_outlook(evan, care, START, basis, False)
+    assert "stabilised until Day 3, 17:03" in text and "2d6 -7 vs 4: 1/12 (8.3%)" in text
+    assert "2d6 +0 vs 8: 5/12 (41.7%)" in dying_outlook(evan, care, START, basis, False)
     assert "no rolls" in dying_outlook(evan, care, START, basis, True)
     assert dying_outlook(person("Ann", 5), rest, START, basis, False) == ""
 

@@ -259,3 +259,28 @@ def test_the_logged_line_says_who_it_was_against_and_how_the_difficulty_was_made
     assert outcome.patch.text == "Check: Mara Vey, Stealth (DEX) against Tomas Okoro"
     (edit,) = outcome.patch.edits
     assert isinstance(edit, AddJournalEntry)
+
+
+def test_superiority_situations_are_one_named_term_of_the_check():
+    from dataclasses import replace
+
+    from mneme_desktop.rules.checks import (
+        SuperiorityBalance,
+        SuperiorityKind,
+        SuperioritySituations,
+    )
+    balance = SuperiorityBalance(
+        SuperioritySituations(firepower=3),
+        SuperioritySituations(outnumbers=SuperiorityKind.OUTNUMBERED_MINOR))
+    campaign, _mara, request = mara_request(superiority=balance)
+    plain = check_odds(campaign, replace(request, superiority=SuperiorityBalance()))
+    odds = check_odds(campaign, request)
+    assert odds.modifier == plain.modifier + 2
+    term = next(t for t in odds.terms if t.label == "Superiority")
+    assert term.value == 2
+    assert term.rule == ("Ch.3 superiority: ours: Superior Firepower +3; "
+                         "theirs: Outnumbered (minor) +1")
+    level = SuperiorityBalance(SuperioritySituations(position=1),
+                               SuperioritySituations(position=1))
+    assert not any(t.label == "Superiority" for t in check_odds(
+        campaign, replace(request, superiority=level)).terms)  # a zero sum adds nothing

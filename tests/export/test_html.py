@@ -105,8 +105,9 @@ def test_referee_pack_has_roster_bars_and_cards(campaign: Campaign) -> None:
     ford = campaign.encounters[0]
     document = build_document(campaign, ExportTarget.referee_pack(ford.id), ExportOptions())
     page = render_html(document)
-    assert page.count('class="track bar"') == len(ford.combatants)
-    assert page.count('<article class="card">') == 4
+    # A tally bar per combatant, and one on the card of each vehicle or object in the fight.
+    assert page.count('class="track bar"') == len(ford.combatants) + len(ford.things)
+    assert page.count('<article class="card">') == 4 + len(ford.things)
     assert "Raider Chief" in page
 
 

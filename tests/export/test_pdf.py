@@ -142,7 +142,8 @@ def test_referee_pack_roster_and_cards(tmp_path: Path, campaign: Campaign) -> No
     ford = campaign.encounters[0]
     document = build_document(campaign, ExportTarget.referee_pack(ford.id), CURRENT)
     path, result = _write(tmp_path, document)
-    assert result.page_count == 2  # the roster, then one page of cards
+    # The roster, one page of cards, and the cards of the vehicles and objects in the fight.
+    assert result.page_count == 2 + bool(ford.things)
     roster, cards = (squash(page) for page in pdf_text(path).split("\f")[:2])
     assert "Initiativeorder" in roster
     for combatant in ford.combatants:
@@ -150,7 +151,8 @@ def test_referee_pack_roster_and_cards(tmp_path: Path, campaign: Campaign) -> No
     for title in ("Raider", "Raider Gunner", "Shieldwall Raider", "Raider Chief"):
         assert squash(title) in cards
     assert "3d3-6" in cards  # the broadsword against the flak jacket
-    assert len(result.graphics) == len(ford.combatants)  # one tally bar per combatant
+    # One tally bar per combatant and per thing in the fight.
+    assert len(result.graphics) == len(ford.combatants) + len(ford.things)
     _assert_nothing_clipped(result)
 
 
@@ -162,7 +164,7 @@ def test_blank_and_current_sheets_both_lay_out_cleanly(campaign: Campaign,
         for encounter in campaign.encounters:
             document = build_document(campaign, ExportTarget.referee_pack(encounter.id), options)
             result = pdf_bytes(document, page_size)[1]
-            assert result.page_count == 2  # roster and cards
+            assert result.page_count == 2 + bool(encounter.things)  # roster and cards
             _assert_nothing_clipped(result)
         document = build_document(campaign, ExportTarget.player_characters(), options)
         result = pdf_bytes(document, page_size)[1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from mneme_desktop.storage import (
     load_campaign,
     load_campaign_file,
 )
-from mneme_desktop.storage.characters import readable_name
+from mneme_desktop.storage.characters import character_report, readable_name
 from mneme_desktop.storage.migrations import MIGRATIONS
 from tests.storage.conftest import CE_SAMPLES
 
@@ -77,37 +78,88 @@ def test_ce_chargen_samples_import(tmp_path: Path) -> None:
     # HP by the Mneme rules (STR + DEX + END), not the file's derived "hit_points": 5.
     assert elf.hit_points == hit_points(3, 7, 5) == 15
     assert elf.wound_thresholds().seriously == 5
+    # CE's "medicine" is the Medic skill the healing rules read; the rename is noted.
     assert {(s.name, s.level) for s in elf.skills} == {
-        ("Leadership", 2), ("Religion", 1), ("Medicine", 1), ("History", 1), ("Persuade", 1),
+        ("Leadership", 2), ("Religion", 1), ("Medic", 1), ("History", 1), ("Persuade", 1),
         ("Language", 1), ("Occult", 1),
     }
+    assert "Skills under their Mneme CE names: Medicine as Medic." in elf.notes
+    assert (elf.species, elf.age, elf.credits) == ("Elf", 26, 31_500)  # both cash assets
+    assert [(c.name, c.terms, c.rank) for c in elf.careers] == [("Cleric", 2, "Rank 1")]
+    assert [(e.name, e.count, e.notes) for e in elf.equipment] == [
+        ("Healers Kit", 1, "Gained from cleric")]
     notes = elf.notes
     for expected in (
         "Imported from CE CharacterGen (ce-char-1, created 2026-11-20).",
-        "Species: Elf",
-        "Age: 26",
+        "Kept here, the sheet has no field for them: background, connections, career "
+        "history, hero coins, supernatural.",
         "Background: Minor Noble (background skill: Leadership)",
-        "Careers (2 terms):",
-        "- Cleric, term 1 (from age 18): rank 1; advanced; Pilgrimage; skills History, "
-        "Language, Persuade",
-        "- Cash: 30,000",
-        "- Healers Kit: Gained from cleric",
+        "- Ally: Gained from cleric",
+        "- Cleric, term 1 (from age 18): advanced; Pilgrimage; skills History, Language, "
+        "Persuade",
         "CE CharacterGen: hero coins 3, supernatural -10",
     ):
         assert expected in notes, expected
+    assert character_report(elf) == ("background, connections, career history, hero coins, "
+                                     "supernatural")
     assert "hit_points" not in notes and "armor_class" not in notes
 
     dwarf = import_character(CE_SAMPLES / "ce_char_2.json")
     assert dwarf.upp == "A46789" and dwarf.hit_points == 20
-    assert "Thief, term 1 (from age 18): rank 0; mishap: Severely injured during escape." in (
+    assert "Thief, term 1 (from age 18): mishap: Severely injured during escape." in (
         dwarf.notes
     )
     assert dwarf.skill_level("Stealth") == 0 and dwarf.skill_level("Pilot") is None
+    assert dwarf.skill_level("Animals (Riding)") == 1  # CE riding
+    assert [(e.name, e.notes) for e in dwarf.equipment] == [("Safehouse", "Gained from thief")]
 
     hunter = import_character(CE_SAMPLES / "ce_char_3.json")
     assert hunter.upp == "95A98B" and hunter.hit_points == 24
     assert hunter.skill_level("survival") == 3
-    assert "- Hunting Lodge: Gained from hunter" in hunter.notes
+    assert hunter.skill_level("Gun Combat (Archery)") == 0  # CE archery
+    assert [(c.name, c.terms) for c in hunter.careers] == [("Hunter", 4)]
+    assert ("Hunting Lodge", "Gained from hunter") in [(e.name, e.notes)
+                                                       for e in hunter.equipment]
+
+
+_HOMELESS_IN_NOTES = ("Species:", "Age:", "Assets:", "Equipment:", "Cash", "Careers (")
+"""What the old importer wrote into the notes that now has a field on the sheet."""
+
+
+@pytest.mark.parametrize("sample", sorted(p.name for p in CE_SAMPLES.glob("*.json")))
+def test_ce_samples_leave_nothing_with_a_home_in_the_notes(sample: str) -> None:
+    """Every field of ce-char-1 the sheet has a place for is in that place, not the notes."""
+    document = json.loads((CE_SAMPLES / sample).read_text(encoding="utf-8"))["character"]
+    character = import_character(CE_SAMPLES / sample)
+    for marker in _HOMELESS_IN_NOTES:
+        assert marker not in character.notes, marker
+    for asset in document["assets"]:
+        if asset.get("amount") is not None:
+            assert f"{asset['amount']:,}" not in character.notes
+    assert character.species.casefold() == document["species_id"].replace("_", " ")
+    assert character.age == document["age"]
+    assert sum(c.terms for c in character.careers) == document["total_terms"]
+    assert character.credits == sum(a["amount"] for a in document["assets"]
+                                    if a["type"] == "cash")
+    things = [a for a in document["assets"]
+              if a["type"] not in ("cash", "ally", "contact", "rival", "enemy")]
+    assert len(character.equipment) == len(document["equipment"]) + len(things)
+    assert len(character.skills) <= len(document["skills"])
+
+
+def test_ce_equipment_objects_and_an_impossible_age(tmp_path: Path) -> None:
+    def change(d: dict) -> None:
+        d["character"]["equipment"] = [
+            "rope", {"name": "rations", "count": 5, "mass": 0.5, "colour": "grey"},
+            {"type": "lantern", "weight": "1.25"}, {"name": "sack", "count": True}]
+        d["character"]["age"] = -4
+    path = _ce(tmp_path, change)
+    character = import_character(path)
+    assert [(e.name, e.count, e.mass, e.notes) for e in character.equipment[:4]] == [
+        ("Rope", 1, None, ""), ("Rations", 5, Decimal("0.5"), "colour: grey"),
+        ("Lantern", 1, Decimal("1.25"), ""), ("Sack", 1, None, "")]
+    assert character.age is None
+    assert "age -4 (not a possible age)" in character_report(character)
 
 
 def test_readable_names() -> None:

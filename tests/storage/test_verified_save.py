@@ -17,10 +17,10 @@ from mneme_desktop.storage import (
     KnownContents,
     VerifiedParts,
     campaign_to_json,
+    codec,
     load_campaign_file,
     save_campaign,
 )
-from mneme_desktop.storage import codec
 from mneme_desktop.storage.codec import verify_campaign_bytes
 from mneme_desktop.storage.known_files import MAX_KNOWN
 from tests.storage.strategies import campaigns

@@ -124,7 +124,9 @@ def test_an_attacker_aiming_starts_with_their_aim_target_ticked(qtbot, running):
     click(qtbot, view.panel.aim_button)
     view.tabs.setCurrentIndex(1)  # back to the untouched form: it follows the fight
     assert ticked_names(view) == ["Ilse Brandt"]
-    assert ("Aim", "-1") in term_rows(view)
+    # A broadsword: the aim is not used on a melee attack, and kept (docs/rules.md readings).
+    assert ("Aim", "-1") not in term_rows(view)
+    assert "Aim +1 not used and kept" in view.resolver.dm_label.text()
     press(qtbot, view, Qt.Key.Key_A)
     assert ticked_names(view) == ["Ilse Brandt"]
 

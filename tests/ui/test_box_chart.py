@@ -7,13 +7,13 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QMouseEvent, QPainter, QPalette
 from PySide6.QtWidgets import QApplication
 
-from mneme_desktop.drawing.track_painter import (
-    TrackColors,
+from mneme_desktop.drawing.box_chart_painter import (
     box_at,
     box_chart_layout,
     box_chart_size_hint,
     paint_box_chart,
 )
+from mneme_desktop.drawing.track_painter import TrackColors
 from mneme_desktop.rules.track import damage_track
 from mneme_desktop.rules.wounds import ThresholdBasis, WoundThresholds
 from mneme_desktop.ui.widgets.box_chart import DamageBoxChart

@@ -76,7 +76,7 @@ def test_ctrl_k_on_a_sheet_checks_that_character_and_writes_the_journal(qtbot, w
     assert panel.difficulty_spin.value() == 8
     assert panel.chance_label.text() == "5/12 (41.7%) on 2d6"
     type_into(qtbot, panel.difficulty_spin, "9")
-    assert panel.difficulty_combo.currentText() == "Other"
+    assert panel.difficulty_combo.currentText() == "Average +1 (9)"  # off the ladder, named
 
     type_into(qtbot, panel.duration_spin, "10")
     type_into(qtbot, panel.dice_edit, "5 6")

@@ -116,7 +116,7 @@ def test_the_planner_stops_when_the_stabilisation_ends_and_offers_the_roll(
     assert view.roll_panel.isVisible()
     assert "a dying roll is due at Day 3, 17:00" in view.roll_panel.message_label.text()
     assert view.roll_panel.roll_button.text() == (
-        "Roll the dying roll for Evan (2d6 -7 vs 4: 8%)")
+        "Roll the dying roll for Evan (2d6 -7 vs 4: 1/12 (8.3%))")
     assert document.undo_stack.count() == 1
     click(qtbot, view.roll_panel.roll_button)
     assert document.undo_stack.count() == 2
@@ -132,7 +132,7 @@ def test_the_planner_shows_the_odds_before_anything_is_rolled(
         qtbot, view: HealingView, document: CampaignDocument) -> None:
     view.set_characters([named(document, "Evan").id])
     assert view.outlook_label.isVisible()
-    assert "dying rolls resume then (END 2d6 -7 vs 4: 8% to survive" in (
+    assert "dying rolls resume then (END 2d6 -7 vs 4: 1/12 (8.3%) to survive" in (
         view.outlook_label.text())
     assert not view.roll_panel.isVisible()
 
@@ -150,7 +150,7 @@ def test_the_toolbar_clock_stops_and_offers_the_roll(qtbot, document: CampaignDo
     assert controls.roll_panel.isVisible()
     controls.roll_panel.rng = random.Random(3)
     assert controls.roll_panel.message_label.text() == (
-        "Stopped after 9 hours. Evan: dying roll due at Day 3, 17:00 (2d6 -7 vs 4: 8%)")
+        "Stopped after 9 hours. Evan: dying roll due at Day 3, 17:00 (2d6 -7 vs 4: 1/12 (8.3%))")
     assert summaries[-1].startswith("9 hours passed")
     assert "Stopped: Evan is Dying" in summaries[-1]
     # Advancing again does not move the clock: the rolls are due now.
@@ -219,8 +219,8 @@ def test_unsupervised_intensive_care_stops_the_clock_each_day_for_its_roll(
     set_amount(qtbot, controls, 3, TimeUnit.DAYS)
     click(qtbot, controls.advance_button)
     assert controls.clock_label.text() == "Day 4, 08:00"
-    assert controls.roll_panel.roll_button.text() == "Roll it (2d6 +0 vs 8: 42%)"
-    assert "a failure means a dying roll (END 2d6 -7 vs 4: 8% to survive)" in (
+    assert controls.roll_panel.roll_button.text() == "Roll it (2d6 +0 vs 8: 5/12 (41.7%))"
+    assert "a failure means a dying roll (END 2d6 -7 vs 4: 1/12 (8.3%) to survive)" in (
         controls.roll_panel.toolTip())
     controls.roll_panel.rng = random.Random(5)  # the first roll succeeds: heals 2
     damage = named(document, "Evan").damage

@@ -21,13 +21,13 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QToolTip
 
-from mneme_desktop.drawing import track_painter
+from mneme_desktop.drawing import box_chart_painter
+from mneme_desktop.drawing.box_chart_painter import paint_box_chart
 from mneme_desktop.drawing.track_painter import (
     TrackColors,
     bar_unit_center,
     bar_value_at,
     hp_bar_layout,
-    paint_box_chart,
     paint_hp_bar,
 )
 from mneme_desktop.rules.track import damage_track
@@ -455,7 +455,7 @@ def test_print_colours_paint_in_greys_without_a_widget() -> None:
     colors = TrackColors.print_colors()
     painter = QPainter(image)
     paint_hp_bar(painter, QRectF(10, 10, 880, 160), track, colors, font)
-    size = track_painter.box_chart_size_hint(track, font, image)
+    size = box_chart_painter.box_chart_size_hint(track, font, image)
     paint_box_chart(painter, QRectF(QPointF(10, 200), size), track, colors, font)
     painter.end()
     pixels = [
@@ -489,7 +489,7 @@ def test_painting_onto_a_pdf(tmp_path: Path) -> None:
     painter = QPainter(writer)
     width = writer.width() - 100
     paint_hp_bar(painter, QRectF(50, 50, width, 600), track, TrackColors.print_colors(), font)
-    size = track_painter.box_chart_size_hint(track, font, writer)
+    size = box_chart_painter.box_chart_size_hint(track, font, writer)
     assert size.height() > 600, "sizes follow the device resolution, not the screen"
     paint_box_chart(
         painter,

@@ -28,6 +28,7 @@ from mneme_desktop.rules.actions import (
     spend,
     stance_change_cost,
 )
+from mneme_desktop.rules.movement import GridScale
 from mneme_desktop.rules.wounds import WoundState
 
 
@@ -139,10 +140,11 @@ def stance_patch(
 
 
 def movement_options(
-    campaign: Campaign, combatant: Combatant, scale_m: float = 1.5
+    campaign: Campaign, combatant: Combatant, scale_m: float | GridScale = GridScale.FINE
 ) -> list[tuple[MovementMode, int | None, Fraction | None]]:
     """Spaces and metres of Move, Dash and Run for this combatant's load, stance and wounds
-    (the Ch.6 movement table; None where the table says NA or wounds forbid it)."""
+    (the Ch.6 movement table at the encounter's scale, ``Encounter.movement_scale``; None
+    where the table says NA or wounds forbid it)."""
     character = campaign.combatant_character(combatant)
     seriously = _state(campaign, character) is WoundState.SERIOUSLY_WOUNDED
     return list(_movement(character.load, combatant.stance, scale_m, seriously))
@@ -150,7 +152,7 @@ def movement_options(
 
 @functools.lru_cache(maxsize=64)
 def _movement(
-    load: Load, stance: Stance, scale_m: float, seriously: bool
+    load: Load, stance: Stance, scale_m: float | GridScale, seriously: bool
 ) -> tuple[tuple[MovementMode, int | None, Fraction | None], ...]:
     return tuple(
         (
@@ -164,10 +166,13 @@ def _movement(
 
 def move_patch(
     campaign: Campaign, encounter: Encounter, combatant_id: str, mode: MovementMode,
-    scale_m: float = 1.5,
+    scale_m: float | GridScale | None = None,
 ) -> EncounterPatch:
+    """Move, Dash or Run at the encounter's scale (``scale_m`` None) or the one given."""
     combatant = _combatant(encounter, combatant_id)
     character = campaign.combatant_character(combatant)
+    if scale_m is None:
+        scale_m = encounter.movement_scale
     options = {m: (s, metres) for m, s, metres in movement_options(campaign, combatant, scale_m)}
     spaces, metres = options[mode]
     name = character.name
@@ -181,5 +186,20 @@ def move_patch(
     builder.log(actor_id=combatant.id, actor=name, action=mode.value.capitalize(),
                 action_kind=mode.action_kind,
                 text=f"{name}: {mode.value} {spaces} spaces ({float(metres):g} m), "
-                f"{character.load.value} load, {combatant.stance.value}")
+                f"{character.load.value} load, {combatant.stance.value}"
+                + (f" ({float(metres / spaces):g} m spaces)" if spaces else ""))
     return builder.build(f"{name}: {mode.value}")
+
+
+def movement_scale_patch(
+    campaign: Campaign, encounter: Encounter, scale: GridScale
+) -> EncounterPatch:
+    """Choose the movement table's spaces for this encounter (Ch.6: 1.5 m or 4.5 m)."""
+    if encounter.movement_scale is scale:
+        raise CombatError(f"this encounter already moves in {scale.value} m spaces")
+    builder = PatchBuilder(campaign, encounter)
+    builder.set_encounter("movement_scale", scale)
+    builder.log(action="Movement scale",
+                text=f"Movement in {scale.value} m spaces (Ch.6 movement table), was "
+                f"{encounter.movement_scale.value} m")
+    return builder.build(f"Movement in {scale.value} m spaces")

@@ -7,12 +7,24 @@ from __future__ import annotations
 from mneme_desktop.domain.campaign import Campaign
 from mneme_desktop.domain.character import Condition, ConditionKind, DamageRecord
 from mneme_desktop.domain.combat.actions import _spend
-from mneme_desktop.domain.combat.attack_resolve import AttackOutcome, Harm
+from mneme_desktop.domain.combat.aiming import last_shot
+from mneme_desktop.domain.combat.attack_resolve import AttackOutcome, Harm, TargetHit
 from mneme_desktop.domain.combat.attack_spec import AttackMode, AttackSpec
+from mneme_desktop.domain.combat.attack_things import (
+    apply_cover_rolls,
+    apply_thing_hit,
+    ignored_text,
+)
 from mneme_desktop.domain.combat.common import _combatant, _join, _signed, _state, _state_note
 from mneme_desktop.domain.combat.edits import EncounterPatch, PatchBuilder
-from mneme_desktop.domain.combat.survival import _massive_outcome
+from mneme_desktop.domain.combat.next_roll import spend_next_roll, spend_tactics_roll
+from mneme_desktop.domain.combat.survival import (
+    MASSIVE_DUE_ACTION,
+    _massive_outcome,
+    survival_chance,
+)
 from mneme_desktop.domain.encounter import Combatant, Encounter
+from mneme_desktop.domain.quick_check import chance_text
 from mneme_desktop.rules.actions import ActionKind, BodyArea, HitLocation
 from mneme_desktop.rules.damage import DamageResult
 from mneme_desktop.rules.dice import DiceExpression
@@ -86,9 +98,16 @@ def attack_patch(
     verb = "Defend" if spec.mode is AttackMode.DEFEND else "Attack"
     if spend_action:
         _spend(builder, attacker, ActionKind.SIGNIFICANT, verb.lower())
-    if spec.mode is AttackMode.ATTACK and (builder.get(attacker, "aim") or attacker.aim_target_id):
+    if spec.next_roll:
+        spend_next_roll(builder, attacker)
+    if spec.tactics_roll:
+        spend_tactics_roll(builder, attacker)
+    if spec.mode is AttackMode.ATTACK and not spec.keeps_aim and (
+            builder.get(attacker, "aim") or attacker.aim_target_id):
         builder.set(attacker, "aim", 0)
         builder.set(attacker, "aim_target_id", None)
+    if spec.mode is AttackMode.ATTACK:
+        builder.set(attacker, "last_shot", last_shot(spec, encounter.round))
     check = outcome.check
     target_names = _join(t.name for t in spec.targets)
     terms = " ".join(f"{_signed(t.value) if i else t.value} {t.label[:1].lower()}{t.label[1:]}"
@@ -117,12 +136,15 @@ def attack_patch(
     )
     source = f"{spec.attacker_name}: {spec.weapon}"
     for hit in outcome.hits:
+        if hit.target.thing_id is not None:
+            _thing_hit(builder, spec, attacker, hit)
+            continue
         target = _combatant(encounter, hit.target.combatant_id)
         if hit.immune or hit.result is None:
             builder.log(actor_id=attacker.id, actor=spec.attacker_name,
                         action=f"Damage: {spec.weapon}", target_id=target.id,
                         target=hit.target.name,
-                        text=f"{hit.target.name} ignores {spec.dice.scale.label}-scale damage")
+                        text=ignored_text(hit.target.name, hit.target.scale, spec.dice.scale))
             continue
         landed = outcome.where(hit)
         changes = _take_hits(builder, target, hit.result, source,
@@ -165,7 +187,12 @@ def _apply_harm(builder: PatchBuilder, attacker: Combatant, spec: AttackSpec, ha
                     action="Fail effect", effect=-harm.fail_effect, text=text)
         return
     parts = [", ".join(steps)]
-    if harm.cover is not None:
+    if harm.cover is not None and spec.defence.cover_thing_id is not None:
+        cover_text, cover_changes = apply_cover_rolls(
+            builder, spec.defence.cover_thing_id, fire.dice, harm.cover.rolls)
+        parts.append(cover_text)
+        changes += cover_changes
+    elif harm.cover is not None:
         cover_total = sum(harm.cover.rolls)
         parts.append(f"{spec.defence.cover_name or 'cover'} takes "
                      f"{_rolls_text(fire.dice, harm.cover, 0)}")
@@ -202,11 +229,31 @@ def _apply_harm(builder: PatchBuilder, attacker: Combatant, spec: AttackSpec, ha
         _massive_due(builder, attacker, spec.attacker_name)
 
 
+def _thing_hit(builder: PatchBuilder, spec: AttackSpec, attacker: Combatant,
+               hit: TargetHit) -> None:
+    """A hit on a vehicle or object: ignored for its scale, or its HP falls."""
+    target = hit.target
+    assert target.thing_id is not None
+    common = {"actor_id": attacker.id, "actor": spec.attacker_name,
+              "action": f"Damage: {spec.weapon}", "target_id": target.combatant_id,
+              "target": target.name}
+    if hit.immune or hit.result is None:
+        builder.log(**common, text=ignored_text(target.name, target.scale, spec.dice.scale))
+        return
+    _, changes = apply_thing_hit(builder, target.thing_id, hit.result)
+    left = builder.thing(target.thing_id).remaining_hp
+    builder.log(**common, damage=list(hit.result.kept_damage), state_changes=changes,
+                text=f"{_rolls_text(spec.dice, hit.result, target.armor)}; "
+                f"{hit.result.total} damage, {left} HP left")
+
+
 def _massive_due(builder: PatchBuilder, combatant: Combatant, name: str) -> None:
     """Damage typed at the table over HP: the massive-damage roll is the table's to make."""
-    builder.log(target_id=combatant.id, target=name, action="Massive damage",
-                text=MASSIVE_DUE.format(name=name))
+    chance = chance_text(survival_chance(builder.character(combatant), False))
+    builder.log(target_id=combatant.id, target=name, action=MASSIVE_DUE_ACTION,
+                text=MASSIVE_DUE.format(name=name, chance=chance))
 
 
-MASSIVE_DUE = ("{name}: massive damage roll due (2d6 + END DM with wound penalties vs 8): "
-               "roll it at the table and enter it with Massive damage on {name}'s panel")
+MASSIVE_DUE = ("{name}: massive damage roll due (2d6 + END DM with wound penalties vs 8, "
+               "survives {chance}): roll it at the table and enter it with Massive damage on "
+               "{name}'s panel")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from mneme_desktop.domain.combat.attack_spec import AttackMode, AttackSpec, AttackTarget
+from mneme_desktop.domain.combat.attack_things import ignored_text
 from mneme_desktop.domain.combat.common import CombatError
 from mneme_desktop.rules.checks import (
     CheckResult,
@@ -82,8 +83,9 @@ class TargetHit:
 
     @property
     def locatable(self) -> bool:
-        """Damage was rolled against this target (not ignored for its scale)."""
-        return not self.immune and self.result is not None
+        """Damage was rolled against this target (not ignored for its scale) and it has a
+        body to hit: a vehicle or object has no hit locations."""
+        return not self.immune and self.result is not None and self.target.thing_id is None
 
 
 @dataclass(frozen=True)
@@ -319,13 +321,14 @@ def resolve_attack(
             rolled, kept = damage_rolls(success_effect, target.rate_share)
             if scale_immune(target.scale, spec.dice.scale):
                 hits.append(TargetHit(target, rolled, kept, None, True))
-                notes.append(f"{target.name} ignores {spec.dice.scale.label}-scale damage")
+                notes.append(ignored_text(target.name, target.scale, spec.dice.scale))
                 continue
             typed = typed_damage[index] if typed_damage is not None else None
             result = _damage(rng, spec.dice, rolled, kept, target.armor, success_effect,
                              typed, target.name)
             massive = None
-            due = is_massive_damage(result.total, target.hp)
+            # Massive damage is an END roll: a vehicle or object has none to make.
+            due = target.thing_id is None and is_massive_damage(result.total, target.hp)
             if due and typed is None:
                 massive = roll_massive_damage(rng, target.endurance,
                                               target.damage + result.total)

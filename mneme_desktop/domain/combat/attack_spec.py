@@ -13,6 +13,7 @@ from enum import Enum
 from mneme_desktop.domain.attack_terms import (
     attack_refusal,
     label_aim,
+    label_superiority,
     label_target_cover,
     target_cover,
 )
@@ -25,6 +26,11 @@ from mneme_desktop.domain.character import (
     Weapon,
 )
 from mneme_desktop.domain.combat.actions import PlanOutcome
+from mneme_desktop.domain.combat.attack_things import (
+    attack_weapons,
+    cover_thing,
+    thing_entry_of,
+)
 from mneme_desktop.domain.combat.common import (
     CombatError,
     _combatant,
@@ -32,8 +38,16 @@ from mneme_desktop.domain.combat.common import (
     _name,
     _state,
 )
-from mneme_desktop.domain.encounter import Combatant, Encounter
+from mneme_desktop.domain.combat.dash_run import moving_target_term
+from mneme_desktop.domain.combat.next_roll import (
+    NextRoll,
+    next_roll_of,
+    side_tactics,
+    tactics_text,
+)
+from mneme_desktop.domain.encounter import Combatant, Encounter, EncounterThing, NextRollKind
 from mneme_desktop.domain.roll_terms import Modifier, skill_term, wound_terms
+from mneme_desktop.domain.things import Thing
 from mneme_desktop.rules.actions import (
     ActionKind,
     ActionOption,
@@ -41,12 +55,14 @@ from mneme_desktop.rules.actions import (
     HitLocation,
     defend_modifier,
 )
+from mneme_desktop.rules.aim import SPOTTER_CONDITION
 from mneme_desktop.rules.checks import (
     DEFAULT_DIFFICULTY,
     RECKLESS_ROLL_BONUS,
     CoverLevel,
     DifficultyBreakdown,
     DifficultyTerm,
+    SuperiorityBalance,
     TermKind,
     attack_difficulty,
     net_advantage,
@@ -89,6 +105,9 @@ class AttackTarget:
     scale: Scale
     rate_share: int
     """Damage rolls kept against this target (its part of the declared rate of attack)."""
+    thing_id: str | None = None
+    """A vehicle or object (the thing's id; ``combatant_id`` is then its encounter entry):
+    no massive damage, no wounds, its HP falls."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +121,9 @@ class Defence:
     """Index of the attacker's cover item (shield) that takes the absorbed rolls."""
     skill: int = 0
     doubled: DefenseKind | None = None
+    cover_thing_id: str | None = None
+    """The cover object (a thing's id) that takes the absorbed rolls: rolled against its
+    armor, scale and HP (:mod:`.attack_things`)."""
 
     @property
     def effective(self) -> tuple[int, int, int]:
@@ -173,6 +195,8 @@ class AttackSpec:
     defence: Defence = field(default_factory=Defence)
     return_fire: ReturnFire | None = None
     options: tuple[str, ...] = ()
+    keeps_aim: bool = False
+    """A melee attack: it neither uses nor loses the attacker's aim (``MELEE_AIM_READING``)."""
     refusal: str = ""
     """Why the attacker cannot make this attack now (no actions left); "" when they can.
     The odds are still shown, but it cannot be rolled."""
@@ -180,6 +204,11 @@ class AttackSpec:
     """The targets that are (or were, before aborting) helpless, with why."""
     helpless_advantage: int = 0
     """Advantages the helpless targets give the roll, already counted in ``advantages``."""
+    next_roll: NextRoll = field(default_factory=NextRoll)
+    tactics_roll: bool = False
+    """One of the attacker's side's Tactics rolls is spent on this roll (counted already)."""
+    """What waited on the attacker's next roll (a grapple's advantage, a support's DM),
+    already counted in the DMs and advantages; the attack uses it up."""
 
     def __post_init__(self) -> None:
         if self.mode is AttackMode.ATTACK:
@@ -229,6 +258,10 @@ class AttackRequest:
     close_quarters: bool = False
     range_mod: int = 0
     superiority: int = 0
+    spotter: bool = False
+    """A spotter calls out coordinates for this attack (Ch.6 ballistic correction)."""
+    superiority_from: SuperiorityBalance | None = None
+    """The Ch.3 situations the referee picked; named on the term when it is their sum."""
     location: HitLocation | None = None
     advantages: int = 0
     disadvantages: int = 0
@@ -241,6 +274,9 @@ class AttackRequest:
     defence_conditions: int = 0
     defence_cover: CoverLevel = CoverLevel.NONE
     defence_cover_item: int | None = None
+    defence_cover_thing: str | None = None
+    """An encounter thing (entry id) the attacker is behind, whose protection absorbs the
+    fail effect and which takes those rolls; overrides the other cover choices."""
     doubled: DefenseKind | None = None
     return_fire_from: str | None = None
     return_fire_weapon: int = 0
@@ -248,13 +284,55 @@ class AttackRequest:
     spend_action: bool = True
     """The attack spends the attacker's significant action (refused without two minor)."""
     aborting: tuple[str, ...] = ()
+    use_next_roll: bool = True
+    tactics_roll: bool = False
+    """Spend one of the attacker's side's Tactics rolls (Ch.6): an advantage, or the
+    disadvantage a failed plan left."""
+    """Count what waits on the attacker's next roll (a grapple's advantage or disadvantage,
+    a supporter's Effect as a DM); the attack uses it up."""
     """Targets (combatant ids) whose players abort their full or extended action to
     defend themselves: no longer helpless for it (Ch.6 full actions)."""
+
+
+MELEE_AIM_READING = ("aim is for ranged attacks (Ch.6: \"up to 6 minor actions for a +6 ... "
+                     "to their next range weapon attack\"; melee Difficulty factors name no "
+                     "aim)")
+"""The project's reading of aim on melee attacks (docs/rules.md)."""
+
+SPOTTER_RULE = ("Ch.6 ballistic correction: \"A spotter who can call out coordinates can "
+                "grant a 2 Conditions as well\"")
 
 
 def _default_characteristic(weapon: Weapon) -> Characteristic:
     """Melee weapons roll with STR, everything else with DEX (the referee may change it)."""
     return Characteristic.STR if weapon.range_class is RangeClass.MELEE else Characteristic.DEX
+
+
+def _thing_target(campaign: Campaign, entry: EncounterThing, share: int) -> AttackTarget:
+    """A vehicle or object as a target: its plain HP, scaled armor and scale."""
+    thing = campaign.encounter_thing(entry)
+    return AttackTarget(
+        combatant_id=entry.id, name=thing.name, hp=thing.plain_hp, damage=thing.damage,
+        endurance=0, armor=thing.plain_armor, scale=thing.scale, rate_share=share,
+        thing_id=thing.id,
+    )
+
+
+def _any_target(
+    campaign: Campaign, encounter: Encounter, target_id: str, share: int
+) -> AttackTarget:
+    entry = thing_entry_of(encounter, target_id)
+    if entry is not None:
+        return _thing_target(campaign, entry, share)
+    return _target(campaign, _combatant(encounter, target_id), share)
+
+
+def _armed(campaign: Campaign, encounter: Encounter, source_id: str) -> Character | Thing:
+    """Who strikes back: a combatant's sheet, or a vehicle's (its crew firing its weapons)."""
+    entry = thing_entry_of(encounter, source_id)
+    if entry is not None:
+        return campaign.encounter_thing(entry)
+    return campaign.combatant_character(_combatant(encounter, source_id))
 
 
 def _target(campaign: Campaign, combatant: Combatant, share: int) -> AttackTarget:
@@ -333,12 +411,15 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
     Fail Effect, the return fire, and whether the attacker can afford it."""
     attacker = _combatant(encounter, request.attacker_id)
     sheet = campaign.combatant_character(attacker)
-    if not sheet.weapons:
+    weapons = attack_weapons(campaign, encounter, sheet)  # a vehicle's too, for its crew
+    if not weapons:
         raise CombatError(f"{sheet.name} has no weapon: add one on the character sheet")
-    if not 0 <= request.weapon_index < len(sheet.weapons):
+    if not 0 <= request.weapon_index < len(weapons):
         raise CombatError("choose one of the attacker's weapons")
-    weapon = sheet.weapons[request.weapon_index]
-    target_combatants = [_combatant(encounter, cid) for cid, _ in request.targets]
+    weapon = weapons[request.weapon_index]
+    target_things = {cid for cid, _ in request.targets if thing_entry_of(encounter, cid)}
+    target_combatants = [_combatant(encounter, cid) for cid, _ in request.targets
+                         if cid not in target_things]
     if any(t.id == attacker.id for t in target_combatants):
         raise CombatError(f"{sheet.name} cannot attack themselves")
     modifiers: list[Modifier] = []
@@ -349,11 +430,21 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
     modifiers.append(Modifier(f"{code.value.upper()} DM", sheet.characteristic_modifier(code),
                               "Ch.3 characteristic modifier"))
     modifiers.extend(wound_terms(sheet))
+    next_roll = next_roll_of(encounter, attacker) if request.use_next_roll else NextRoll()
+    modifiers.extend(next_roll.modifiers)
     if request.extra_dm:
         modifiers.append(Modifier("Other DMs", request.extra_dm, "Ch.3 equipment and actions"))
     target_ids = {t.id for t in target_combatants}
-    aim = attacker.aim if attacker.aim_target_id in target_ids else 0
+    melee = weapon.range_class is RangeClass.MELEE
+    aim = attacker.aim if attacker.aim_target_id in target_ids and not melee else 0
     other: list[DifficultyTerm] = []
+    moving = moving_target_term(campaign, encounter, target_combatants) \
+        if request.mode is AttackMode.ATTACK else None
+    if moving is not None:
+        other.append(moving)
+    if request.spotter:
+        other.append(DifficultyTerm("Spotter", -SPOTTER_CONDITION, SPOTTER_RULE,
+                                    TermKind.CONDITION))
     if request.coordinating:
         other.append(DifficultyTerm("Coordinating action", request.coordinating,
                                     "Ch.6 coordinating action: +1 to +4", TermKind.OTHER))
@@ -369,6 +460,7 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
     if request.cover is None:
         difficulty = label_target_cover(difficulty, row_cover)
     difficulty = label_aim(difficulty, weapon)
+    difficulty = label_superiority(difficulty, request.superiority_from)
     advantages, disadvantages = request.advantages, request.disadvantages
     options: list[str] = []
     states = [(c, helpless_target(campaign, encounter, c, c.id in request.aborting))
@@ -391,11 +483,30 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
         options.append(f"{ActionOption.COORDINATING.label}: +{request.coordinating} Difficulty")
     if request.costly_success:
         options.append("Costly success if the roll fails: fail effect x 2 + 3")
+    advantages += next_roll.advantages
+    disadvantages += next_roll.disadvantages
+    if next_roll:
+        options.append(f"Next roll: {next_roll.text}")
+    if request.tactics_roll:
+        pool = side_tactics(encounter, attacker.side)
+        if pool is None:
+            raise CombatError(f"the {attacker.side.label} have no Tactics rolls left")
+        if pool.kind is NextRollKind.ADVANTAGE:
+            advantages += 1
+        else:
+            disadvantages += 1
+        options.append(f"Tactics roll: {pool.kind.value} ({tactics_text(pool)} before this)")
     if gained:
         options.append(f"Helpless target: +{gained} advantage "
                        f"({'; '.join(h.text for h in helpless)})")
+    situations = request.superiority_from
+    if situations is not None and situations.describe() \
+            and situations.modifier == request.superiority:
+        options.append(f"Superiority {request.superiority:+d} ({situations.describe()})")
     if aim:
         options.append(f"Aim +{aim} on the target")
+    elif melee and attacker.aim and attacker.aim_target_id is not None:
+        options.append(f"Aim +{attacker.aim} not used and kept: {MELEE_AIM_READING}")
     elif attacker.aim and attacker.aim_target_id is not None:
         options.append("Aim was on another target: lost on changing target")
     cover_protection = int(request.defence_cover)
@@ -405,15 +516,22 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
             raise CombatError("choose one of the attacker's cover items")
         item = sheet.cover_items[request.defence_cover_item]
         cover_protection, cover_name = item.protection, item.name
+    cover_thing_id = None
+    if request.defence_cover_thing is not None:
+        behind = cover_thing(campaign, encounter, request.defence_cover_thing)
+        cover_protection, cover_name = behind.protection, behind.name
+        cover_thing_id = behind.thing_id
+        if behind.note:
+            options.append(behind.note)
     defence = Defence(
         conditions=request.defence_conditions, cover=cover_protection, cover_name=cover_name,
         cover_item=request.defence_cover_item, skill=level or 0,
         doubled=request.doubled if request.mode is AttackMode.DEFEND else None,
+        cover_thing_id=cover_thing_id,
     )
     return_fire = None
     if request.return_fire_from is not None:
-        opponent = _combatant(encounter, request.return_fire_from)
-        their = campaign.combatant_character(opponent)
+        their = _armed(campaign, encounter, request.return_fire_from)
         if their.weapons:
             index = min(max(0, request.return_fire_weapon), len(their.weapons) - 1)
             their_weapon = their.weapons[index]
@@ -428,13 +546,14 @@ def build_attack(campaign: Campaign, encounter: Encounter, request: AttackReques
         attacker_armor=armor, attacker_scale=scale,
         weapon=weapon.name, dice=weapon.damage_dice, rate_of_attack=weapon.rate_of_attack,
         modifiers=tuple(modifiers), difficulty=difficulty,
-        targets=tuple(_target(campaign, c, share)
-                      for c, (_, share) in zip(target_combatants, request.targets, strict=True)),
+        targets=tuple(_any_target(campaign, encounter, target_id, share)
+                      for target_id, share in request.targets),
         advantages=advantages, disadvantages=disadvantages, location=request.location,
         mode=request.mode, reckless=request.reckless,
         costly_success=request.costly_success and request.mode is AttackMode.ATTACK,
         defence=defence, return_fire=return_fire, options=tuple(options),
         refusal=attack_refusal(sheet.name, attacker.actions_spent, request.spend_action,
                                "defend" if request.mode is AttackMode.DEFEND else "attack"),
-        helpless=helpless, helpless_advantage=gained,
+        helpless=helpless, helpless_advantage=gained, next_roll=next_roll,
+        tactics_roll=request.tactics_roll, keeps_aim=melee,
     )

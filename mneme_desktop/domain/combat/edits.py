@@ -18,12 +18,14 @@ from mneme_desktop.domain.edits import (
     Patch,
     RemoveCombatant,
     ReplaceSheet,
+    ReplaceThing,
     SetClock,
     SetCombatantField,
     SetEncounterField,
 )
 from mneme_desktop.domain.encounter import Combatant, Encounter, EncounterLogEntry
 from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.domain.things import Thing
 
 __all__ = [
     "AppendLog",
@@ -57,6 +59,7 @@ class PatchBuilder:
         self._encounter_fields: dict[str, object] = {}
         self._combatant_fields: dict[tuple[str, str], object] = {}
         self._characters: dict[str, tuple[Character, Character]] = {}
+        self._things: dict[str, tuple[Thing, Thing, list[str]]] = {}
         self._structural: list[Edit] = []
         self._log: list[EncounterLogEntry] = []
         self._time: GameTime | None = None
@@ -112,6 +115,23 @@ class PatchBuilder:
             self._order.append(("character", original.id))
         return pending[1]
 
+    def thing(self, thing_id: str) -> Thing:
+        """A thing (cover object, vehicle) as this step has left it so far (read only)."""
+        pending = self._things.get(thing_id)
+        return self.campaign.thing(thing_id) if pending is None else pending[1]
+
+    def edit_thing(self, thing_id: str, line: str = "") -> Thing:
+        """A working copy of a thing that this step may change; ``line`` says what."""
+        pending = self._things.get(thing_id)
+        if pending is None:
+            original = self.campaign.thing(thing_id)
+            pending = (original, original.model_copy(deep=True), [])
+            self._things[thing_id] = pending
+            self._order.append(("thing", thing_id))
+        if line:
+            pending[2].append(line)
+        return pending[1]
+
     # --- writing ----------------------------------------------------------------------
 
     def set_encounter(self, name: str, value: object) -> None:
@@ -163,6 +183,12 @@ class PatchBuilder:
                     edits.append(
                         SetCombatantField(encounter_id, combatant_id, name, before, after)
                     )
+            elif kind == "thing":
+                assert isinstance(key, str)
+                thing, edited, lines = self._things[key]
+                checked = Thing.model_validate(edited.model_dump())
+                if checked != thing:
+                    edits.append(ReplaceThing(thing, checked, tuple(lines)))
             else:
                 assert isinstance(key, str)
                 original, changed = self._characters[key]

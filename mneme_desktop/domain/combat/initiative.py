@@ -94,6 +94,45 @@ def _keep_turn(builder: PatchBuilder, encounter: Encounter, values: Mapping[str,
     builder.set_encounter("turn_index", order.index(current))
 
 
+def own_initiative_skill(combatant: Combatant, skill: str | None = None) -> str | None:
+    """The skill a combatant applies to initiative: their own choice (Ch.6: "Recon ...
+    Tactics ... Weapon skill"), else ``skill``, the one chosen for everyone else."""
+    return combatant.initiative_skill or skill
+
+
+def initiative_skill_choices(character: Character) -> list[str]:
+    """The skills worth offering for initiative: the Ch.6 examples (Recon, Tactics) and
+    every skill on the sheet, each once, the sheet's own labels first."""
+    labels = [skill.label for skill in character.skills]
+    seen = {label.casefold() for label in labels}
+    return labels + [name for name in ("Recon", "Tactics") if name.casefold() not in seen]
+
+
+def initiative_skill_patch(
+    campaign: Campaign, encounter: Encounter, combatant_id: str, skill: str | None
+) -> EncounterPatch:
+    """Remember the skill a combatant rolls initiative with (None: the one chosen when
+    rolling); the next roll (or two dice typed) uses it."""
+    combatant = _combatant(encounter, combatant_id)
+    chosen = (skill or "").strip() or None
+    if chosen is not None and len(chosen) > 200:
+        raise CombatError("a skill name is at most 200 characters")
+    if chosen == combatant.initiative_skill:
+        raise CombatError("that is already the combatant's initiative skill")
+    builder = PatchBuilder(campaign, encounter)
+    builder.set(combatant, "initiative_skill", chosen)
+    name = _name(campaign, combatant)
+    if chosen is None:
+        text = f"{name} rolls initiative with the skill chosen for everyone"
+    else:
+        level = campaign.combatant_character(combatant).skill_level(chosen)
+        held = f"{chosen}-{level}" if level is not None else f"{chosen} (not held: +0)"
+        text = f"{name} rolls initiative with {held}"
+    builder.log(actor_id=combatant.id, actor=name, action="Initiative skill", text=text)
+    # Stepping through the choices with the arrow keys is one step and one log line.
+    return builder.build(text, merge_key=f"initiative skill\x1f{combatant.id}")
+
+
 def roll_initiative_patch(
     campaign: Campaign,
     encounter: Encounter,
@@ -101,7 +140,8 @@ def roll_initiative_patch(
     skill: str | None = None,
     only_missing: bool = False,
 ) -> EncounterPatch:
-    """Everyone rolls 2d6 + DEX DM + their level in ``skill`` (none: no bonus) + wounds."""
+    """Everyone rolls 2d6 + DEX DM + their level in their own initiative skill, or in
+    ``skill`` for those without one (none: no bonus) + wounds."""
     builder = PatchBuilder(campaign, encounter)
     values: dict[str, int] = {}
     lines = []
@@ -109,7 +149,7 @@ def roll_initiative_patch(
         if combatant.out_of_fight or (only_missing and combatant.initiative is not None):
             continue
         character = campaign.combatant_character(combatant)
-        rolled = roll_initiative_result(rng, character, skill)
+        rolled = roll_initiative_result(rng, character, own_initiative_skill(combatant, skill))
         values[combatant.id] = rolled.value
         builder.set(combatant, "initiative", rolled.value)
         builder.set(combatant, "initiative_dice", list(rolled.dice))
@@ -118,8 +158,10 @@ def roll_initiative_patch(
         raise CombatError("nobody needs an initiative roll")
     _keep_turn(builder, encounter, values)
     with_skill = f" + {skill}" if skill else ""
+    own = " (or their own skill)" if any(
+        encounter.combatant(cid).initiative_skill for cid in values) else ""
     builder.log(actor="Referee", action="Initiative",
-                text=f"Initiative 2d6 + DEX DM{with_skill} + wounds: " + "; ".join(lines))
+                text=f"Initiative 2d6 + DEX DM{with_skill}{own} + wounds: " + "; ".join(lines))
     return builder.build("Roll initiative")
 
 
@@ -148,7 +190,8 @@ def ambush_patch(
         if combatant.side is prepared:
             rolled = ambush_result(character)
         else:
-            rolled = roll_initiative_result(rng, character, skill)
+            rolled = roll_initiative_result(rng, character,
+                                            own_initiative_skill(combatant, skill))
         value = rolled.value
         lines.append(f"{character.name} {_initiative_text(rolled)}")
         values[combatant.id] = value

@@ -57,9 +57,12 @@ def add_adversaries_patch(
     template: AdversaryTemplate,
     count: int,
     side: Side = Side.ENEMIES,
+    revealed: bool = True,
 ) -> EncounterPatch:
     """Add ``count`` numbered copies of a library template ("Raider 1".."Raider N"),
-    continuing the numbering already used in this encounter."""
+    continuing the numbering already used in this encounter; ``revealed=False`` keeps them
+    off the player display until the referee reveals them (an ambush the players have not
+    seen yet)."""
     if count < 1:
         raise CombatError(f"add at least one {template.name}, not {count}")
     first = encounter.next_instance_number(template)
@@ -69,12 +72,14 @@ def add_adversaries_patch(
     for offset in range(count):
         instance = template.make_instance(first + offset)
         builder.structural(
-            InsertCombatant(encounter.id, index + offset, Combatant(instance=instance, side=side))
+            InsertCombatant(encounter.id, index + offset,
+                            Combatant(instance=instance, side=side, revealed=revealed))
         )
         names.append(instance.name)
     shown = names[0] if count == 1 else f"{names[0]}..{names[-1]}"
+    hidden = "" if revealed else " (hidden from the players)"
     builder.log(actor="Referee", action="Join", target=shown,
-                text=f"{shown} join as {side.label}")
+                text=f"{shown} join as {side.label}{hidden}")
     return builder.build(f"Add {shown}")
 
 
@@ -162,6 +167,44 @@ def set_out_of_fight_patch(
     text = f"{name} is out of the fight" if out else f"{name} is back in the fight"
     builder.log(actor_id=combatant.id, actor=name, action="Out" if out else "Back", text=text)
     return builder.build(text)
+
+
+def set_revealed_patch(
+    campaign: Campaign, encounter: Encounter, combatant_id: str, revealed: bool
+) -> EncounterPatch:
+    """Show a combatant on the player display, or keep them off it until the players meet
+    them (an ambusher in the tollhouse). The referee's window shows everyone either way."""
+    combatant = _combatant(encounter, combatant_id)
+    if combatant.revealed == revealed:
+        state = "already shown to" if revealed else "already hidden from"
+        raise CombatError(f"{_name(campaign, combatant)} is {state} the players")
+    builder = PatchBuilder(campaign, encounter)
+    builder.set(combatant, "revealed", revealed)
+    name = _name(campaign, combatant)
+    return builder.build(f"Reveal {name} to the players" if revealed
+                         else f"Hide {name} from the players")
+
+
+def set_revealed_many_patch(
+    campaign: Campaign, encounter: Encounter, combatant_ids: Sequence[str], revealed: bool
+) -> EncounterPatch:
+    """Show several combatants on the player display at once, or hide them (the turn
+    order's context menu): one step, leaving alone those already that way."""
+    chosen = [_combatant(encounter, combatant_id) for combatant_id in combatant_ids]
+    if not chosen:
+        raise CombatError("choose a combatant first")
+    changing = [c for c in chosen if c.revealed != revealed]
+    if not changing:
+        if len(chosen) == 1:
+            return set_revealed_patch(campaign, encounter, chosen[0].id, revealed)
+        state = "already shown to" if revealed else "already hidden from"
+        raise CombatError(f"they are all {state} the players")
+    builder = PatchBuilder(campaign, encounter)
+    for combatant in changing:
+        builder.set(combatant, "revealed", revealed)
+    names = _join([_name(campaign, c) for c in changing])
+    return builder.build(f"Reveal {names} to the players" if revealed
+                         else f"Hide {names} from the players")
 
 
 def note_patch(campaign: Campaign, encounter: Encounter, text: str) -> EncounterPatch:

@@ -4,12 +4,21 @@ the massive-damage roll, with the wound penalties in their DMs.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from mneme_desktop.domain.campaign import Campaign
-from mneme_desktop.domain.character import Character, Condition, ConditionKind, DamageRecord
+from mneme_desktop.domain.character import (
+    Character,
+    Characteristic,
+    Condition,
+    ConditionKind,
+    DamageRecord,
+)
 from mneme_desktop.domain.combat.common import CombatError, _combatant, _signed, _state, _state_note
 from mneme_desktop.domain.combat.edits import EncounterPatch, PatchBuilder
 from mneme_desktop.domain.encounter import Combatant, Encounter
 from mneme_desktop.domain.gametime import GameTime
+from mneme_desktop.domain.quick_check import chance_text
 from mneme_desktop.domain.roll_terms import survival_terms, terms_text
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.rules.checks import check_from
@@ -21,7 +30,37 @@ from mneme_desktop.rules.wounds import (
     SurvivalRoll,
     WoundState,
     bleeding_damage_between,
+    dying_survival_chance,
+    massive_damage_survival_chance,
 )
+
+MASSIVE_DUE_ACTION = "Massive damage"
+"""The log's action for a massive-damage roll left to the table (see ``attack_apply``)."""
+MASSIVE_ROLL_ACTION = "Massive damage roll"
+
+
+def survival_chance(character: Character, dying: bool) -> Fraction:
+    """The exact chance that ``character`` survives a dying roll (END vs 4) or a
+    massive-damage roll (END vs 8) made now, wound penalties counted (Ch.7): the rules
+    core's :func:`~mneme_desktop.rules.wounds.dying_survival_chance` and
+    :func:`~mneme_desktop.rules.wounds.massive_damage_survival_chance`."""
+    endurance = character.characteristic(Characteristic.END) or 0
+    if dying:
+        return dying_survival_chance(endurance, character.damage)
+    return massive_damage_survival_chance(endurance, character.damage)
+
+
+def massive_roll_due(encounter: Encounter, combatant_id: str) -> bool:
+    """A massive-damage roll was left to the table for this combatant (damage typed over
+    HP) and has not been entered since: the log is the record."""
+    for entry in reversed(encounter.log):
+        if entry.target_id != combatant_id:
+            continue
+        if entry.action == MASSIVE_ROLL_ACTION:
+            return False
+        if entry.action == MASSIVE_DUE_ACTION:
+            return True
+    return False
 
 
 def bleeding_ticks(
@@ -81,6 +120,7 @@ def _dying_outcome(
                       encounter_id=builder.encounter.id)
         )
         changes.append(f"{character.name}: Dead")
+    chance = chance_text(survival_chance(character, True))
     verdict = "survives the round" if roll.survived else "dies"
     builder.log(
         actor=character.name, actor_id=combatant.id, target_id=combatant.id,
@@ -89,7 +129,8 @@ def _dying_outcome(
         state_changes=changes,
         text=f"Dying roll ({how}): DM {_signed(check.modifier)} "
         f"({terms_text(survival_terms(character))}) vs "
-        f"{DYING_DIFFICULTY}: {check.total}, {character.name} {verdict}",
+        f"{DYING_DIFFICULTY}: {check.total}, {character.name} {verdict} "
+        f"(chance to survive was {chance})",
     )
 
 
@@ -117,6 +158,7 @@ def dying_roll_patch(
 def _massive_outcome(
     builder: PatchBuilder, combatant: Combatant, roll: SurvivalRoll, how: str
 ) -> list[str]:
+    chance = chance_text(survival_chance(builder.character(combatant), False))
     character = builder.edit_character(combatant)
     if roll.survived:
         character.conditions.append(
@@ -135,12 +177,12 @@ def _massive_outcome(
     check = roll.check
     builder.log(
         actor=character.name, actor_id=combatant.id, target_id=combatant.id,
-        target=character.name, action="Massive damage roll", dice=list(check.dice),
+        target=character.name, action=MASSIVE_ROLL_ACTION, dice=list(check.dice),
         modifier=check.modifier, difficulty=check.difficulty, effect=check.effect,
         state_changes=result,
         text=f"Massive damage roll ({how}): DM {_signed(check.modifier)} "
         f"({terms_text(survival_terms(character))}) vs {MASSIVE_DAMAGE_DIFFICULTY}: "
-        f"{check.total}",
+        f"{check.total} (chance to survive was {chance})",
     )
     return result
 

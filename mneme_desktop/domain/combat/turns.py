@@ -18,6 +18,14 @@ from mneme_desktop.domain.combat.survival import (
     _roll_survival,
     bleeding_ticks,
 )
+from mneme_desktop.domain.combat.thing_turns import (
+    VehicleTurn,
+    current_slot,
+    slot_can_act,
+    slot_position,
+    turn_slots,
+    vehicle_turns,
+)
 from mneme_desktop.domain.encounter import Combatant, Encounter
 from mneme_desktop.domain.gametime import GameTime
 from mneme_desktop.rules.dice import DiceSource
@@ -38,6 +46,33 @@ def _first_able(
     return None
 
 
+def _give_turn(builder: PatchBuilder, order: Sequence[Combatant],
+               vehicles: dict[str, list[VehicleTurn]], after: bool) -> bool:
+    """Give the turn to the first turn that can be taken (a combatant's, or a crewed
+    vehicle's just before its crew's): after the current one (``after``), or from the
+    round's start. False when there is none left."""
+    campaign = builder.campaign
+    if not vehicles:  # no crewed vehicles: combatants only, as before
+        index = _first_able(campaign, order, builder.turn_index + 1 if after else 0, builder)
+        if index is None:
+            return False
+        builder.set_encounter("turn_index", index)
+        if builder.get_encounter("thing_turn") is not None:
+            builder.set_encounter("thing_turn", None)
+        return True
+    slots = turn_slots(order, vehicles)
+    thing_turn = builder.get_encounter("thing_turn")
+    start = slot_position(slots, builder.turn_index, thing_turn if isinstance(
+        thing_turn, str) else None) + 1 if after else 0
+    for slot in slots[start:]:
+        if slot_can_act(campaign, slot, builder.character):
+            builder.set_encounter("turn_index", slot.index)
+            builder.set_encounter("thing_turn",
+                                  slot.vehicle.entry.id if slot.vehicle is not None else None)
+            return True
+    return False
+
+
 def start_patch(campaign: Campaign, encounter: Encounter) -> EncounterPatch:
     """Round 1 begins with the highest initiative; the clock starts."""
     if encounter.started and not encounter.ended:
@@ -52,7 +87,9 @@ def start_patch(campaign: Campaign, encounter: Encounter) -> EncounterPatch:
     builder.set_encounter("round", 1)
     builder.set_encounter("ended", False)
     builder.set_encounter("started_at", campaign.game_time)
-    builder.set_encounter("turn_index", _first_able(campaign, order, 0) or 0)
+    if not _give_turn(builder, order, vehicle_turns(campaign, encounter, order), after=False):
+        builder.set_encounter("turn_index", 0)
+        builder.set_encounter("thing_turn", None)
     for combatant in encounter.combatants:
         builder.set(combatant, "actions_spent", 0)
         builder.set(combatant, "delayed", False)
@@ -78,18 +115,27 @@ def next_turn_patch(
     builder = PatchBuilder(campaign, encounter)
     if _advance(builder, rng, auto_dying):
         return builder.build(f"Round {builder.round}")
+    return builder.build(f"Next turn: {_turn_name(builder)}")
+
+
+def _turn_name(builder: PatchBuilder) -> str:
+    """Whose turn the step has given: the vehicle's name on a vehicle's turn."""
+    encounter = builder.encounter
     current = encounter.initiative_order()[builder.turn_index]
-    return builder.build(f"Next turn: {_name(campaign, current)}")
+    entry_id = builder.get_encounter("thing_turn")
+    entry = encounter.find_thing_entry(entry_id) if isinstance(entry_id, str) else None
+    if entry is not None:
+        return builder.campaign.encounter_thing(entry).name
+    return _name(builder.campaign, current)
 
 
 def _advance(builder: PatchBuilder, rng: random.Random, auto_dying: bool) -> bool:
     """Move the turn on; True when that began a new round."""
     order = builder.encounter.initiative_order()
-    following = _first_able(builder.campaign, order, builder.turn_index + 1, builder)
-    if following is not None:
-        builder.set_encounter("turn_index", following)
+    vehicles = vehicle_turns(builder.campaign, builder.encounter, order)
+    if _give_turn(builder, order, vehicles, after=True):
         return False
-    _new_round(builder, rng, auto_dying, order)
+    _new_round(builder, rng, auto_dying, order, vehicles)
     return True
 
 
@@ -98,17 +144,25 @@ def previous_turn_patch(campaign: Campaign, encounter: Encounter) -> EncounterPa
     which also takes back that round's bleeding and dying rolls."""
     _require_running(encounter)
     order = encounter.initiative_order()
-    index = min(encounter.turn_index, len(order) - 1) - 1
-    while index >= 0 and not can_act(campaign, order[index]):
-        index -= 1
-    if index < 0:
+    slots = turn_slots(order, vehicle_turns(campaign, encounter, order))
+    position = slot_position(slots, min(encounter.turn_index, len(order) - 1),
+                             encounter.thing_turn) - 1
+    while position >= 0 and not slot_can_act(campaign, slots[position]):
+        position -= 1
+    if position < 0:
         raise CombatError(
             "this is the first turn of the round: use Undo (Ctrl+Z) to go back into the "
             "previous round"
         )
+    slot = slots[position]
     builder = PatchBuilder(campaign, encounter)
-    builder.set_encounter("turn_index", index)
-    return builder.build(f"Previous turn: {_name(campaign, order[index])}")
+    builder.set_encounter("turn_index", slot.index)
+    if slot.vehicle is not None or encounter.thing_turn is not None:
+        builder.set_encounter("thing_turn",
+                              slot.vehicle.entry.id if slot.vehicle is not None else None)
+    name = slot.vehicle.thing.name if slot.vehicle is not None else _name(campaign,
+                                                                             slot.combatant)
+    return builder.build(f"Previous turn: {name}")
 
 
 def end_round_patch(
@@ -131,6 +185,10 @@ def delay_patch(
     current = encounter.current_combatant
     if current is None:
         raise CombatError("nobody has the turn")
+    slot = current_slot(campaign, encounter)
+    if slot is not None and slot.vehicle is not None:
+        raise CombatError(f"{slot.vehicle.thing.name} acts on its crew's initiative and "
+                          "cannot delay: pass its turn with Next turn")
     name = _name(campaign, current)
     builder = PatchBuilder(campaign, encounter)
     builder.set(current, "delayed", True)
@@ -182,6 +240,7 @@ def end_encounter_patch(campaign: Campaign, encounter: Encounter) -> EncounterPa
 def _new_round(
     builder: PatchBuilder, rng: random.Random, auto_dying: bool,
     order: list[Combatant] | None = None,
+    vehicles: dict[str, list[VehicleTurn]] | None = None,
 ) -> None:
     """A new round: actions back, the clock moves six seconds, bleeding and dying tick.
     ``order`` is the encounter's initiative order, if the caller has it at hand (the
@@ -226,4 +285,9 @@ def _new_round(
                 source = DiceSource.app(rng)
                 _dying_outcome(builder, combatant, _roll_survival(
                     character, DYING_DIFFICULTY, source), source.how)
-    builder.set_encounter("turn_index", _first_able(campaign, order, 0, builder) or 0)
+    if vehicles is None:
+        vehicles = vehicle_turns(campaign, encounter, order)
+    if not _give_turn(builder, order, vehicles, after=False):
+        builder.set_encounter("turn_index", 0)
+        if builder.get_encounter("thing_turn") is not None:
+            builder.set_encounter("thing_turn", None)

@@ -26,6 +26,7 @@ from mneme_desktop.domain.healing.changes import Outcome
 from mneme_desktop.domain.healing.clock import advance_campaign
 from mneme_desktop.domain.healing.medical import MedicalRoll, dying_modifier
 from mneme_desktop.domain.healing.plan import HealingPlan
+from mneme_desktop.domain.quick_check import chance_text
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.rules.checks import success_chance
 from mneme_desktop.rules.healing import INTENSIVE_CARE_DIFFICULTY, INTENSIVE_CARE_HEALING
@@ -59,12 +60,9 @@ class DueRoll(StrEnum):
     INTENSIVE_CARE = "intensive-care roll"
 
 
-def _percent(chance: Fraction) -> str:
-    return f"{float(chance) * 100:.0f}%"
-
-
 def _odds(modifier: int, difficulty: int, chance: Fraction) -> str:
-    return f"2d6 {modifier:+d} vs {difficulty}: {_percent(chance)}"
+    """"2d6 -7 vs 4: 1/12 (8.3%)": the exact chance, as every roll offered shows it."""
+    return f"2d6 {modifier:+d} vs {difficulty}: {chance_text(chance)}"
 
 
 @dataclass(frozen=True)
@@ -88,12 +86,12 @@ class RollDue:
 
     @property
     def odds(self) -> str:
-        """"2d6 -5 vs 4: 17%" (the chance to succeed)."""
+        """"2d6 -5 vs 4: 5/18 (27.8%)" (the exact chance to succeed)."""
         return _odds(self.modifier, self.difficulty, self.chance)
 
     @property
     def short(self) -> str:
-        """"Evan: dying roll due at Day 3, 17:00 (2d6 -5 vs 4: 17%)"."""
+        """"Evan: dying roll due at Day 3, 17:00 (2d6 -5 vs 4: 5/18 (27.8%))"."""
         return f"{self.name}: {self.kind.value} due at {self.at.label} ({self.odds})"
 
     @property

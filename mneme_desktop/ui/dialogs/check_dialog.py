@@ -18,6 +18,7 @@ import random
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -49,16 +50,21 @@ from mneme_desktop.domain.quick_check import (
     chance_text,
     check_candidates,
     check_odds,
+    next_roll_waiting,
     opposing_characteristic,
     resolve_check,
     roll_expression,
+    side_tactics,
+    tactics_text,
 )
-from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, Difficulty, opposing_skill
+from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, opposing_skill
 from mneme_desktop.rules.dice import parse_dice_source
 from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.i18n import tr, tr_noop
+from mneme_desktop.ui.widgets.difficulty_picker import DifficultyPicker
 from mneme_desktop.ui.widgets.status_line import StatusLine
+from mneme_desktop.ui.widgets.superiority_picker import SuperiorityPicker
 
 _CTX = "CheckDialog"
 
@@ -67,14 +73,6 @@ __all__ = ["CheckDialog"]
 MIN_DIFFICULTY = 0
 MAX_DIFFICULTY = 30
 
-_DIFFICULTY_NAMES = {
-    Difficulty.EASY: tr_noop(_CTX, "Easy"),
-    Difficulty.ROUTINE: tr_noop(_CTX, "Routine"),
-    Difficulty.AVERAGE: tr_noop(_CTX, "Average"),
-    Difficulty.DIFFICULT: tr_noop(_CTX, "Difficult"),
-    Difficulty.VERY_DIFFICULT: tr_noop(_CTX, "Very Difficult"),
-    Difficulty.FORMIDABLE: tr_noop(_CTX, "Formidable"),
-}
 _UNIT_NAMES = {
     TimeUnit.ROUNDS: tr_noop(_CTX, "rounds"),
     TimeUnit.MINUTES: tr_noop(_CTX, "minutes"),
@@ -131,20 +129,12 @@ class CheckDialog(QDialog):
                                                       "the roll adds"))
         form.addRow(tr(_CTX, "Characteristic"), self.characteristic_combo)
 
-        difficulty_row = QHBoxLayout()
-        self.difficulty_combo = QComboBox(objectName="check_difficulty_name")
-        for rung, name in _DIFFICULTY_NAMES.items():
-            self.difficulty_combo.addItem(
-                tr(_CTX, "{0} ({1})").format(tr(_CTX, name), rung.value), rung.value)
-        self.difficulty_combo.addItem(tr(_CTX, "Other"), None)
-        self.difficulty_combo.setToolTip(tr(_CTX, "The Difficulty by name (Ch.3)"))
-        self.difficulty_spin = QSpinBox(objectName="check_difficulty",
-                                        minimum=MIN_DIFFICULTY, maximum=MAX_DIFFICULTY,
-                                        value=DEFAULT_DIFFICULTY)
-        self.difficulty_spin.setToolTip(tr(_CTX, "The Difficulty as a number"))
-        difficulty_row.addWidget(self.difficulty_combo, 1)
-        difficulty_row.addWidget(self.difficulty_spin)
-        form.addRow(tr(_CTX, "Difficulty"), difficulty_row)
+        self.difficulty_picker = DifficultyPicker(
+            "check_difficulty", "check_difficulty_name", minimum=MIN_DIFFICULTY,
+            maximum=MAX_DIFFICULTY, value=DEFAULT_DIFFICULTY)
+        self.difficulty_combo = self.difficulty_picker.combo
+        self.difficulty_spin = self.difficulty_picker.spin
+        form.addRow(tr(_CTX, "Difficulty"), self.difficulty_picker)
 
         against_row = QHBoxLayout()
         self.opponent_combo = QComboBox(objectName="check_opponent")
@@ -189,7 +179,23 @@ class CheckDialog(QDialog):
         self.other_dm_spin.setToolTip(tr(_CTX, "Equipment, conditions, aid: any DM the "
                                                "referee adds"))
         form.addRow(tr(_CTX, "Other DM"), self.other_dm_spin)
+        self.superiority_picker = SuperiorityPicker(
+            "check_superiority", tr(_CTX, "Our side"), tr(_CTX, "Their side"))
+        form.addRow(tr(_CTX, "Superiority"), self.superiority_picker)
 
+        self.next_roll_check = QCheckBox(objectName="check_next_roll")
+        self.next_roll_check.setChecked(True)
+        self.next_roll_check.setToolTip(tr(_CTX, "What the fight left on this combatant's next "
+                                                 "roll (a grapple's advantage, a supporter's "
+                                                 "Effect as a DM): counted when ticked and "
+                                                 "used up by this check, if it is recorded in "
+                                                 "that fight"))
+        form.addRow(self.next_roll_check)
+        self.tactics_check = QCheckBox(objectName="check_tactics_roll")
+        self.tactics_check.setToolTip(tr(_CTX, "Spend one of the roller's side's Tactics rolls "
+                                               "(Ch.6: the capped Effect of the leader's "
+                                               "Tactics check) on this check"))
+        form.addRow(self.tactics_check)
         self.dm_label = QLabel(objectName="check_dm")
         self.dm_label.setWordWrap(True)
         form.addRow(tr(_CTX, "DM"), self.dm_label)
@@ -250,7 +256,8 @@ class CheckDialog(QDialog):
         self.opposing_skill_combo.currentIndexChanged.connect(self._opposing_skill_changed)
         self.opposing_characteristic_combo.currentIndexChanged.connect(self._update_odds)
         self.characteristic_combo.currentIndexChanged.connect(self._update_odds)
-        self.difficulty_combo.activated.connect(self._difficulty_named)
+        self.difficulty_picker.named.connect(self._difficulty_named)
+        self.superiority_picker.changed.connect(self._update_odds)
         self.difficulty_spin.valueChanged.connect(self._difficulty_numbered)
         difficulty_edit = self.difficulty_spin.lineEdit()
         if difficulty_edit is not None:
@@ -258,6 +265,10 @@ class CheckDialog(QDialog):
         self.advantage_spin.valueChanged.connect(self._update_odds)
         self.disadvantage_spin.valueChanged.connect(self._update_odds)
         self.other_dm_spin.valueChanged.connect(self._update_odds)
+        self.next_roll_check.toggled.connect(self._update_odds)
+        self.tactics_check.toggled.connect(self._update_odds)
+        # The next roll counts only in the fight the result is recorded in.
+        self.destination_combo.currentIndexChanged.connect(self._update_odds)
         self.roll_button.clicked.connect(self.roll_check)
         self.expression_button.clicked.connect(self.roll_expression)
         self.expression_edit.installEventFilter(self)
@@ -320,9 +331,13 @@ class CheckDialog(QDialog):
             advantages=self.advantage_spin.value(),
             disadvantages=self.disadvantage_spin.value(),
             other_dm=self.other_dm_spin.value(),
+            superiority=self.superiority_picker.balance(),
             opponent_id=self.opponent_id(),
             opposing_skill=self._opposing_skill(),
             opposing_characteristic=self._opposing_characteristic(),
+            fight_id=self.encounter_id(),
+            use_next_roll=self.next_roll_check.isChecked(),
+            tactics_roll=self.tactics_check.isChecked(),
         )
 
     def _opposing_skill(self) -> str | None:
@@ -463,18 +478,13 @@ class CheckDialog(QDialog):
 
     # --- difficulty by name or number -----------------------------------------------------
 
-    def _difficulty_named(self, index: int) -> None:
-        value = self.difficulty_combo.itemData(index)
-        if isinstance(value, int):
-            if self.opponent_id() is not None:
-                self._clear_opponent()
-            self.difficulty_spin.setValue(value)
+    def _difficulty_named(self, _value: int) -> None:
+        """A rung chosen by name sets the Difficulty by hand, even the number shown."""
+        if self.opponent_id() is not None:
+            self._clear_opponent()
             self._update_odds()
 
-    def _difficulty_numbered(self, value: int) -> None:
-        index = self.difficulty_combo.findData(value)
-        self.difficulty_combo.setCurrentIndex(
-            index if index >= 0 else self.difficulty_combo.count() - 1)
+    def _difficulty_numbered(self, _value: int) -> None:
         if self._showing_opposed:
             return
         if self.opponent_id() is not None:
@@ -508,7 +518,30 @@ class CheckDialog(QDialog):
 
     # --- the odds before the roll ------------------------------------------------------------
 
+    def _show_next_roll(self) -> None:
+        """Offer what waits on the roller's next roll in the fight the check goes to, and
+        one of their side's Tactics rolls (cleared when none is left)."""
+        sheet_id, fight_id = self.sheet_id(), self.encounter_id()
+        campaign = self._document.campaign
+        waiting, combatant_id = next_roll_waiting(campaign, sheet_id, fight_id) if \
+            sheet_id is not None else (None, None)
+        if waiting:
+            self.next_roll_check.setText(tr(_CTX, "Next roll: {0}").format(waiting.text))
+        self.next_roll_check.setVisible(bool(waiting))
+        fight = campaign.find_encounter(fight_id) if fight_id else None
+        pool = side_tactics(fight, fight.combatant(combatant_id).side) if (
+            fight is not None and combatant_id is not None) else None
+        if pool is None and self.tactics_check.isChecked():
+            self.tactics_check.blockSignals(True)
+            self.tactics_check.setChecked(False)
+            self.tactics_check.blockSignals(False)
+        if pool is not None:
+            self.tactics_check.setText(tr(_CTX, "Spend a Tactics {0} roll: {1}").format(
+                pool.kind.value, tactics_text(pool)))
+        self.tactics_check.setVisible(pool is not None)
+
     def _update_odds(self) -> None:
+        self._show_next_roll()
         request = self.request()
         self._odds = None
         try:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QFormLayout,
+    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -21,6 +22,8 @@ from PySide6.QtWidgets import (
 
 from mneme_desktop.domain import Campaign, Encounter, Side
 from mneme_desktop.domain import combat as fight
+from mneme_desktop.domain.combat.tactics import TacticsUse, tactics_attempts
+from mneme_desktop.domain.next_roll import side_tactics, tactics_text
 from mneme_desktop.rules.actions import TACTICS_DIFFICULTIES, tactics_max_effect
 from mneme_desktop.ui.dialogs.buttons import ok_cancel_buttons
 from mneme_desktop.ui.models.roles import ID_ROLE
@@ -37,7 +40,8 @@ __all__ = ["AddAdversariesDialog", "AddCharactersDialog", "InitiativeDialog", "T
 class InitiativeDialog(QDialog):
     """Roll initiative for everyone: 2d6 + DEX DM + a chosen skill, or an ambush."""
 
-    def __init__(self, skills: list[str], parent: QWidget | None = None) -> None:
+    def __init__(self, skills: list[str], parent: QWidget | None = None,
+                 own_skills: list[tuple[str, str]] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr(_CTX, "Roll initiative"))
         form = QFormLayout(self)
@@ -45,10 +49,20 @@ class InitiativeDialog(QDialog):
         self.skill_combo.setEditable(True)
         self.skill_combo.addItem("")
         self.skill_combo.addItems(skills)
-        self.skill_combo.setToolTip(tr(_CTX, "Each combatant adds their level in this skill "
-                                             "(Recon, Tactics, a weapon skill); no skill adds "
-                                             "nothing"))
-        form.addRow(tr(_CTX, "Skill"), self.skill_combo)
+        self.skill_combo.setToolTip(tr(_CTX, "Each combatant without a skill of their own adds "
+                                             "their level in this skill (Recon, Tactics, a "
+                                             "weapon skill); no skill adds nothing"))
+        form.addRow(tr(_CTX, "Skill for the rest"), self.skill_combo)
+        # Who rolls with their own skill (chosen in the combatant panel).
+        self.own_skills_label = QLabel(objectName="initiative_own_skills")
+        self.own_skills_label.setTextFormat(Qt.TextFormat.PlainText)  # names, never markup
+        self.own_skills_label.setWordWrap(True)
+        self.own_skills_label.setText(
+            tr(_CTX, "Own skills: {0}").format("; ".join(
+                f"{name}: {skill}" for name, skill in own_skills)) if own_skills else
+            tr(_CTX, "Nobody has an initiative skill of their own (set one in the "
+                    "combatant panel)"))
+        form.addRow(self.own_skills_label)
         self.only_missing_check = QCheckBox(tr(_CTX, "Only those without initiative"),
                                             objectName="only_missing")
         form.addRow(self.only_missing_check)
@@ -86,6 +100,27 @@ class TacticsDialog(QDialog):
                         difficulty, tactics_max_effect(difficulty)), difficulty)
         self.difficulty_combo.setCurrentIndex(1)
         form.addRow(tr(_CTX, "Declared risk"), self.difficulty_combo)
+        self.use_combo = QComboBox(objectName="tactics_use")
+        for use, text in ((TacticsUse.INITIATIVE, tr(_CTX, "Initiative of the unit (Ch.6 "
+                                                         "initiative)")),
+                          (TacticsUse.POOL, tr(_CTX, "Advantage rolls for the side (Ch.6 "
+                                                   "Tactics skill)")),
+                          (TacticsUse.BOTH, tr(_CTX, "Both, from this one check"))):
+            self.use_combo.addItem(text, use)
+        self.use_combo.setToolTip(tr(_CTX, "The capped Effect goes to the initiative of the "
+                                           "unit in communication, or becomes that many "
+                                           "advantage (failed: disadvantage) rolls the side "
+                                           "spends on its rolls"))
+        form.addRow(tr(_CTX, "Effect buys"), self.use_combo)
+        self.attempts_label = QLabel(objectName="tactics_attempts")
+        self.attempts_label.setTextFormat(Qt.TextFormat.PlainText)  # names, never markup
+        self.attempts_label.setWordWrap(True)
+        form.addRow(self.attempts_label)
+        self.changed_check = QCheckBox(tr(_CTX, "The battle has changed a lot (referee)"),
+                                       objectName="tactics_battle_changed")
+        self.changed_check.setToolTip(tr(_CTX, "Ch.6: past skill + 1 attempts, a new Tactics "
+                                               "check only if the battle changed a lot"))
+        form.addRow(self.changed_check)
         self.dm_spin = QSpinBox(objectName="tactics_dm", minimum=-15, maximum=15)
         self.dm_spin.setToolTip(tr(_CTX, "Tactics level (unskilled -3) + INT DM + wound penalty"))
         form.addRow(tr(_CTX, "DM"), self.dm_spin)
@@ -100,6 +135,20 @@ class TacticsDialog(QDialog):
         form.addRow(buttons)
         self.buttons = buttons
         self.leader_combo.currentIndexChanged.connect(self._leader_changed)
+        self.use_combo.currentIndexChanged.connect(self._use_changed)
+        self._use_changed()
+
+    @property
+    def use(self) -> TacticsUse:
+        value = self.use_combo.currentData()
+        return value if isinstance(value, TacticsUse) else TacticsUse.INITIATIVE
+
+    def _use_changed(self, _index: int = 0) -> None:
+        """The unit matters to initiative; attempts and the pool to advantage rolls."""
+        self.unit_list.setEnabled(self.use is not TacticsUse.POOL)
+        pool = self.use is not TacticsUse.INITIATIVE
+        self.attempts_label.setVisible(pool)
+        self.changed_check.setVisible(pool)
 
     def fill(self, campaign: Campaign, encounter: Encounter, leader_id: str | None) -> None:
         self.leader_combo.blockSignals(True)
@@ -120,6 +169,15 @@ class TacticsDialog(QDialog):
             return
         self.dm_spin.setValue(fight.tactics_modifier(
             self._campaign.combatant_character(leader)))
+        made, allowed = tactics_attempts(self._campaign, leader)
+        pool = side_tactics(self._encounter, leader.side)
+        text = tr(_CTX, "{0} has made {1} of {2} attempts for advantage rolls (Tactics "
+                        "skill + 1)").format(self._campaign.combatant_character(leader).name,
+                                             made, allowed)
+        if pool is not None:
+            text += tr(_CTX, "; the {0}' rolls are not used up: {1}").format(
+                leader.side.label, tactics_text(pool))
+        self.attempts_label.setText(text)
         for combatant in self._encounter.initiative_order():
             item = QListWidgetItem(self._campaign.combatant_character(combatant).name)
             item.setData(ID_ROLE, combatant.id)
@@ -156,6 +214,11 @@ class AddAdversariesDialog(QDialog):
             self.side_combo.addItem(side.label, side)
         self.side_combo.setCurrentIndex(self.side_combo.findData(Side.ENEMIES))
         form.addRow(tr(_CTX, "Side"), self.side_combo)
+        self.hidden_check = QCheckBox(tr(_CTX, "Add hidden from the players"),
+                                      objectName="add_hidden")
+        self.hidden_check.setToolTip(tr(_CTX, "They join the turn order but stay off the "
+                                              "player display until you reveal them"))
+        form.addRow(self.hidden_check)
         buttons = ok_cancel_buttons(self)
         form.addRow(buttons)
         self.buttons = buttons

@@ -42,6 +42,7 @@ from mneme_desktop.export.errors import ExportError
 from mneme_desktop.export.exporter import ExportFormat, default_file_name, write_export
 from mneme_desktop.export.pdf import configure_device, render_document
 from mneme_desktop.export.placement import RenderResult
+from mneme_desktop.rules.box_chart import ChartStyle
 from mneme_desktop.settings import PageSize, Settings
 from mneme_desktop.ui.dialogs.buttons import ok_cancel_buttons
 from mneme_desktop.ui.document import CampaignDocument
@@ -58,11 +59,13 @@ __all__ = [
     "RunDialog",
     "choose_export_file",
     "default_export_folder",
+    "document_print_preview",
     "export_with_dialog",
     "make_print_preview",
     "print_with_preview",
     "report_to_user",
     "resolve_choice",
+    "run_print_preview",
 ]
 
 log = logging.getLogger(__name__)
@@ -127,8 +130,14 @@ def make_print_preview(
     """
     options = ExportOptions.from_settings(settings)
     model = build_document(document.campaign, what, options)
+    return document_print_preview(parent, model, options.page_size)
+
+
+def document_print_preview(parent: QWidget | None, model: ExportDocument,
+                           page_size: PageSize) -> QPrintPreviewDialog:
+    """A print preview dialog for a document already built (a session recap)."""
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-    configure_device(printer, options.page_size)
+    configure_device(printer, page_size)
     printer.setDocName(model.title)
     dialog = QPrintPreviewDialog(printer, parent)
     dialog.setWindowTitle(tr(_CTX, "Print preview: {0}").format(model.title))
@@ -156,6 +165,14 @@ def print_with_preview(
     except ExportError as exc:
         tell(parent, False, str(exc))
         return False
+    return run_print_preview(parent, dialog, run=run, report=tell)
+
+
+def run_print_preview(parent: QWidget | None, dialog: QPrintPreviewDialog, *,
+                      run: RunDialog | None = None, report: Report | None = None) -> bool:
+    """Show a preview made by :func:`make_print_preview` or :func:`document_print_preview`;
+    True when the user printed. Failures are reported."""
+    tell = report or report_to_user
     try:
         result = (run or QDialog.exec)(dialog)
     finally:
@@ -217,10 +234,16 @@ class ExportDialog(QDialog):
         damage_layout.setContentsMargins(0, 0, 0, 0)
         damage_layout.addWidget(self.blank_radio)
         damage_layout.addWidget(self.damage_radio)
+        self.chart_combo = QComboBox()
+        self.chart_combo.setObjectName("export_box_chart_combo")
+        self.chart_combo.addItem(tr(_CTX, "Rows of three"), ChartStyle.ROWS_OF_THREE)
+        self.chart_combo.addItem(tr(_CTX, "MegaTraveller record"), ChartStyle.MEGATRAVELLER)
+        self.chart_combo.setCurrentIndex(self.chart_combo.findData(options.box_chart))
         form = QFormLayout()
         form.addRow(tr(_CTX, "Format"), self.format_combo)
         form.addRow(tr(_CTX, "Paper"), self.page_combo)
         form.addRow(tr(_CTX, "Damage"), damage)
+        form.addRow(tr(_CTX, "Box chart"), self.chart_combo)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(ok_cancel_buttons(self, tr(_CTX, "Export…")))
@@ -230,7 +253,7 @@ class ExportDialog(QDialog):
     def _format_changed(self, *_: object) -> None:
         """JSON is data, not paper: its paper and damage choices would do nothing."""
         printable = self.export_format() is not ExportFormat.JSON
-        for widget in (self.page_combo, self.blank_radio, self.damage_radio):
+        for widget in (self.page_combo, self.blank_radio, self.damage_radio, self.chart_combo):
             widget.setEnabled(printable)
 
     def export_format(self) -> ExportFormat:
@@ -239,7 +262,8 @@ class ExportDialog(QDialog):
     def options(self) -> ExportOptions:
         """The choices made, for this export only (the settings are left as they are)."""
         return ExportOptions(page_size=PageSize(self.page_combo.currentData()),
-                             show_damage=self.damage_radio.isChecked())
+                             show_damage=self.damage_radio.isChecked(),
+                             box_chart=ChartStyle(self.chart_combo.currentData()))
 
 
 def choose_export_file(parent: QWidget | None, suggested: Path) -> tuple[Path, ExportFormat] | None:

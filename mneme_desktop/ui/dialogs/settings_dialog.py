@@ -15,11 +15,16 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.rules.wounds import ThresholdBasis
-from mneme_desktop.settings import PageSize, Settings, Theme
+from mneme_desktop.settings import BoxChartStyle, PageSize, Settings, Theme
 from mneme_desktop.ui.dialogs.buttons import ok_cancel_buttons
 from mneme_desktop.ui.i18n import tr, tr_noop
 
 _CTX = "SettingsDialog"
+
+_CHART_LABELS = {
+    BoxChartStyle.ROWS_OF_THREE: tr_noop(_CTX, "Rows of three (one row per -1 wound penalty)"),
+    BoxChartStyle.MEGATRAVELLER: tr_noop(_CTX, "MegaTraveller record (six-box columns)"),
+}
 
 _BASIS_LABELS = {
     ThresholdBasis.HP_FRACTIONS: tr_noop(_CTX, "HP fractions: seriously at ⌊HP/3⌋, critically at "
@@ -89,6 +94,14 @@ class SettingsDialog(QDialog):
         self.damage_check.setObjectName("damage_check")
         self.damage_check.setChecked(settings.print_current_damage)
         print_form.addRow(self.damage_check)
+        self.box_chart_combo = QComboBox()
+        self.box_chart_combo.setObjectName("box_chart_combo")
+        for style, label in _CHART_LABELS.items():
+            self.box_chart_combo.addItem(tr(_CTX, label), style)
+        self.box_chart_combo.setCurrentIndex(
+            self.box_chart_combo.findData(settings.print_box_chart))
+        self.box_chart_combo.setToolTip(tr(_CTX, Settings.limits("print_box_chart").description))
+        print_form.addRow(tr(_CTX, "Box chart on sheets:"), self.box_chart_combo)
 
         buttons = ok_cancel_buttons(self)
         self.buttons = buttons
@@ -115,6 +128,7 @@ class SettingsDialog(QDialog):
         settings.backup_count = self.backups_spin.value()
         settings.page_size = self.page_combo.currentData()
         settings.print_current_damage = self.damage_check.isChecked()
+        settings.print_box_chart = self.box_chart_combo.currentData()
         return settings
 
     def threshold_basis(self) -> ThresholdBasis:

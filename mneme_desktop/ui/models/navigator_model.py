@@ -1,4 +1,5 @@
-"""The campaign navigator: Player Characters, NPCs, Adversary Library and Encounters."""
+"""The campaign navigator: Player Characters, NPCs, Adversary Library, Encounters, and the
+campaign's Vehicles and Objects with their Object Library."""
 
 from __future__ import annotations
 
@@ -7,9 +8,16 @@ from typing import Any
 from pydantic import ValidationError
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from mneme_desktop.domain import AdversaryTemplate, Character, CharacterKind, Encounter
+from mneme_desktop.domain import (
+    AdversaryTemplate,
+    Character,
+    CharacterKind,
+    Encounter,
+    Thing,
+    ThingTemplate,
+)
 from mneme_desktop.domain.edits import ChangeSummary
-from mneme_desktop.ui import commands
+from mneme_desktop.ui import commands, thing_commands
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.navigator_nodes import Group, Node
@@ -39,6 +47,8 @@ class NavigatorModel(QAbstractItemModel):
             Group.NPCS: [c.id for c in campaign.characters if c.kind is not CharacterKind.PLAYER],
             Group.LIBRARY: [t.id for t in campaign.adversary_library],
             Group.ENCOUNTERS: [e.id for e in campaign.encounters],
+            Group.THINGS: [t.id for t in campaign.things],
+            Group.THING_LIBRARY: [t.id for t in campaign.thing_library],
         }
 
     def reload(self) -> None:
@@ -66,6 +76,10 @@ class NavigatorModel(QAbstractItemModel):
             self.reload()
         for character_id in sorted(summary.character_ids):
             index = self.index_of_character(character_id)
+            if index.isValid():
+                self.dataChanged.emit(index, index)
+        for thing_id in sorted(summary.thing_ids):
+            index = self.index_of_thing(thing_id)
             if index.isValid():
                 self.dataChanged.emit(index, index)
 
@@ -98,6 +112,16 @@ class NavigatorModel(QAbstractItemModel):
                 return self.index_of(Group.LIBRARY, template.id)
         return QModelIndex()
 
+    def index_of_thing(self, thing_id: str) -> QModelIndex:
+        """A campaign thing's row, or the row of the template whose stats it is."""
+        index = self.index_of(Group.THINGS, thing_id)
+        if index.isValid():
+            return index
+        for template in self._document.campaign.thing_library:
+            if template.stats.id == thing_id:
+                return self.index_of(Group.THING_LIBRARY, template.id)
+        return QModelIndex()
+
     def find(self, entity_id: str) -> QModelIndex:
         for group in Group:
             index = self.index_of(group, entity_id)
@@ -105,7 +129,8 @@ class NavigatorModel(QAbstractItemModel):
                 return index
         return QModelIndex()
 
-    def entity(self, node: Node) -> Character | AdversaryTemplate | Encounter | None:
+    def entity(self, node: Node) -> (Character | AdversaryTemplate | Encounter | Thing
+                                     | ThingTemplate | None):
         if node.entity_id is None:
             return None
         campaign = self._document.campaign
@@ -113,6 +138,10 @@ class NavigatorModel(QAbstractItemModel):
             return campaign.find_character(node.entity_id)
         if node.group is Group.LIBRARY:
             return campaign.find_template(node.entity_id)
+        if node.group is Group.THINGS:
+            return campaign.find_campaign_thing(node.entity_id)
+        if node.group is Group.THING_LIBRARY:
+            return campaign.find_thing_template(node.entity_id)
         return campaign.find_encounter(node.entity_id)
 
     # --- QAbstractItemModel --------------------------------------------------------------
@@ -185,6 +214,11 @@ class NavigatorModel(QAbstractItemModel):
                 return (tr(_CTX, "{0} — UPP {1}, HP {2}, damage {3} ({4})").format(
                     character.name, character.upp, character.hit_points, character.damage,
                     state.label))
+        elif isinstance(entity, Thing | ThingTemplate) and role == Qt.ItemDataRole.ToolTipRole:
+            thing = entity.stats if isinstance(entity, ThingTemplate) else entity
+            return tr(_CTX, "{0} — {1}, {2}, {3}, damage {4} ({5})").format(
+                thing.name, tr(_CTX, thing.kind.label), thing.hp_label, thing.armor_label,
+                thing.damage, tr(_CTX, thing.state.label))
         elif isinstance(entity, Encounter) and role == Qt.ItemDataRole.ToolTipRole:
             status = (tr(_CTX, "not started") if not entity.started
                       else tr(_CTX, "round {0}").format(entity.round))
@@ -210,6 +244,12 @@ class NavigatorModel(QAbstractItemModel):
                 commands.edit_character(self._document, entity.stats,
                                         tr(_CTX, "Rename {0} to {1}").format(entity.name, name),
                                         lambda c: setattr(c, "name", name))
+            elif isinstance(entity, Thing | ThingTemplate):
+                thing = entity.stats if isinstance(entity, ThingTemplate) else entity
+                thing_commands.edit_thing(
+                    self._document, thing.id,
+                    tr(_CTX, "Rename {0} to {1}").format(entity.name, name),
+                    lambda t: setattr(t, "name", name))
             else:
                 commands.rename_encounter(self._document, entity.id, name)
         except (ValidationError, ValueError):
@@ -228,4 +268,7 @@ _GROUP_TIPS = {
     Group.NPCS: tr_noop(_CTX, "Non-player characters kept between sessions"),
     Group.LIBRARY: tr_noop(_CTX, "Adversary templates: encounters make numbered copies of them"),
     Group.ENCOUNTERS: tr_noop(_CTX, "Fights and other timed scenes"),
+    Group.THINGS: tr_noop(_CTX, "The campaign's vehicles, craft, structures and cover objects"),
+    Group.THING_LIBRARY: tr_noop(_CTX, "Object templates (a shield, cinder blocks, a walker): "
+                                       "encounters and the campaign make numbered copies"),
 }

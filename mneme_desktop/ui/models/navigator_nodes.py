@@ -11,7 +11,8 @@ from mneme_desktop.ui.i18n import tr, tr_noop
 _CTX = "NavigatorNodes"
 
 _GROUP_LABELS = (tr_noop(_CTX, "Player Characters"), tr_noop(_CTX, "NPCs"),
-                 tr_noop(_CTX, "Adversary Library"), tr_noop(_CTX, "Encounters"))
+                 tr_noop(_CTX, "Adversary Library"), tr_noop(_CTX, "Encounters"),
+                 tr_noop(_CTX, "Vehicles and Objects"), tr_noop(_CTX, "Object Library"))
 
 
 class Group(IntEnum):
@@ -19,6 +20,15 @@ class Group(IntEnum):
     NPCS = 1
     LIBRARY = 2
     ENCOUNTERS = 3
+    THINGS = 4
+    """The campaign's own vehicles, craft, structures and cover objects."""
+    THING_LIBRARY = 5
+    """Thing templates ("Shield"): encounters and the campaign make numbered copies."""
+
+    @property
+    def is_things(self) -> bool:
+        """A group whose items are shown on the thing sheet."""
+        return self in (Group.THINGS, Group.THING_LIBRARY)
 
     @property
     def label(self) -> str:

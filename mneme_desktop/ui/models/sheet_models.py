@@ -36,9 +36,12 @@ from mneme_desktop.domain import (
     Skill,
     Weapon,
 )
+from mneme_desktop.domain.catalogue import Catalogue, UnknownSkillError, catalogue_for
+from mneme_desktop.domain.character import MAX_AMOUNT
 from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.rules.actions import thrown_range
 from mneme_desktop.rules.checks import UNSKILLED
+from mneme_desktop.rules.damage import parse_hit_points
 from mneme_desktop.rules.dice import Scale
 from mneme_desktop.ui.commands import edit_character
 from mneme_desktop.ui.document import CampaignDocument
@@ -64,9 +67,16 @@ __all__ = [
     "CoverTableModel",
     "SkillsTableModel",
     "WeaponsTableModel",
+    "decimal_text",
     "describe_error",
+    "enum_parser",
     "format_modifier",
+    "parse_integer",
+    "parse_text",
+    "parse_thrown",
     "skill_dm_text",
+    "text_editor",
+    "weapon_skill_choices",
 ]
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -80,6 +90,9 @@ def format_modifier(value: int) -> str:
 
 def describe_error(exc: Exception) -> str:
     """A refusal in the referee's words: pydantic's messages without its framing."""
+    if isinstance(exc, UnknownSkillError):
+        return tr(_CTX, "unknown skill “{0}”: pick one from the list, or add it to the "
+                        "campaign's catalogue first (Campaign > Catalogue…)").format(exc.label)
     if isinstance(exc, ValidationError):
         parts: list[str] = []
         for error in exc.errors():
@@ -174,8 +187,17 @@ def _thrown(value: object) -> Decimal | None:
         ) from None
 
 
+parse_text = _text
+parse_integer = _integer
+enum_parser = _enum_parser
+
+
 def _text_editor(max_length: int, placeholder: str = "") -> EditorSpec:
     return EditorSpec(EditorKind.TEXT, max_length=max_length, placeholder=placeholder)
+
+
+text_editor = _text_editor
+parse_thrown = _thrown
 
 
 def _int_editor(minimum: int, maximum: int) -> EditorSpec:
@@ -189,6 +211,9 @@ def _choice_editor() -> EditorSpec:
 def _decimal_text(value: Decimal) -> str:
     """0.5, 1.5, 10 - a Decimal without trailing zeros or exponent."""
     return format(value.normalize(), "f")
+
+
+decimal_text = _decimal_text
 
 
 def _item_label(item: _Item, noun: str) -> str:
@@ -342,8 +367,11 @@ class CharacterItemsModel(QAbstractTableModel):
         if role == VALUE_ROLE and column.field is not None:
             value = getattr(item, column.field)
             return value.value if isinstance(value, Enum) else value
-        if role == CHOICES_ROLE and column.choices:
-            return list(column.choices)
+        if role == CHOICES_ROLE:
+            completions = self.completions(index.column(), item, character)
+            if completions is not None:
+                return completions
+            return list(column.choices) if column.choices else None
         if role == EDITOR_ROLE:
             return column.editor
         if role == RULE_ROLE and column.tooltip is not None:
@@ -380,9 +408,8 @@ class CharacterItemsModel(QAbstractTableModel):
         item = self._items[row]
         try:
             new_value = column.parse(value) if column.parse is not None else value
-            edited = self.item_type.model_validate(
-                {**item.model_dump(), column.field: new_value}
-            )
+            updates = self.field_updates(column, item, new_value)
+            edited = self.item_type.model_validate({**item.model_dump(), **updates})
         except (ValidationError, ValueError, TypeError) as exc:
             self._reject(tr(_CTX, "{0}: {1}").format(tr(_CTX, column.header), describe_error(exc)))
             return False
@@ -398,6 +425,23 @@ class CharacterItemsModel(QAbstractTableModel):
         label = _item_label(item, tr(_CTX, self.noun))
         text = tr(_CTX, "Edit {0} of {1}").format(tr(_CTX, column.header).lower(), label)
         return self._edit(text, change)
+
+    # --- pick lists ---------------------------------------------------------------------------
+
+    def catalogue(self) -> Catalogue:
+        """The catalogue the campaign plays with (built-in and its own entries)."""
+        return catalogue_for(self._document.campaign.catalogue)
+
+    def completions(self, column: int, item: _Item,
+                    character: Character) -> list[tuple[str, str]] | None:
+        """What a text cell offers while typing, as ``(shown, inserted)`` pairs; None for a
+        cell without a pick list."""
+        return None
+
+    def field_updates(self, column: Column, item: _Item, value: object) -> dict[str, object]:
+        """The fields an edit of ``column`` sets; raises ValueError to refuse it."""
+        assert column.field is not None
+        return {column.field: value}
 
     # --- adding and removing -----------------------------------------------------------------
 
@@ -496,6 +540,28 @@ class SkillsTableModel(CharacterItemsModel):
 
     def new_item(self) -> Skill:
         return Skill(name=tr(_CTX, "New skill"), level=0)
+
+    def completions(self, column: int, item: _Item,
+                    character: Character) -> list[tuple[str, str]] | None:
+        if column == 0:
+            return [(label, label) for label in self.catalogue().skill_labels()]
+        if column == 1:
+            entry = self.catalogue().skill(item.name)
+            return [(s, s) for s in entry.specialties] if entry is not None else []
+        return None
+
+    def field_updates(self, column: Column, item: _Item, value: object) -> dict[str, object]:
+        """A name is checked against the catalogue and spelt as it spells it; a typed
+        "Gun Combat (Slug Rifle)" sets the specialty too."""
+        if column.field != "name" or not isinstance(value, str) or not value:
+            return super().field_updates(column, item, value)
+        if value == item.name:
+            return {"name": value}
+        name, specialty = self.catalogue().canonical_skill(value)
+        updates: dict[str, object] = {"name": name}
+        if specialty is not None:
+            updates["specialty"] = specialty
+        return updates
 
 
 # --- weapons ---------------------------------------------------------------------------------
@@ -603,6 +669,45 @@ class WeaponsTableModel(CharacterItemsModel):
     def new_item(self) -> Weapon:
         return Weapon(name=tr(_CTX, "New weapon"), damage="1d6")
 
+    def completions(self, column: int, item: _Item,
+                    character: Character) -> list[tuple[str, str]] | None:
+        if self.columns[column].field != "skill":
+            return None
+        return weapon_skill_choices(character, self.catalogue())
+
+    def field_updates(self, column: Column, item: _Item, value: object) -> dict[str, object]:
+        """A weapon's skill is one the character has or one the catalogue knows."""
+        character = self.character()
+        if (column.field != "skill" or not isinstance(value, str) or not value
+                or value == item.skill or character is None):
+            return super().field_updates(column, item, value)
+        if character.skill_level(value) is not None:
+            return {"skill": value}
+        name, specialty = self.catalogue().canonical_skill(value)
+        return {"skill": Skill(name=name, specialty=specialty).label}
+
+
+def weapon_skill_choices(character: Character, catalogue: Catalogue) -> list[tuple[str, str]]:
+    """The skills a weapon can use: the character's own first, with the DM they roll at,
+    then the catalogue's, each "unskilled -3" unless the character holds the skill."""
+    choices: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for skill in sorted(character.skills, key=_skill_sort):
+        label = skill.label
+        if label.casefold() not in seen:
+            seen.add(label.casefold())
+            choices.append((tr(_CTX, "{0}  {1}").format(label, format_modifier(skill.level)),
+                            label))
+    for label in catalogue.skill_labels():
+        if label.casefold() in seen:
+            continue
+        seen.add(label.casefold())
+        level = character.skill_level(label)
+        shown = (format_modifier(level) if level is not None
+                 else tr(_CTX, "unskilled {0}").format(format_modifier(UNSKILLED)))
+        choices.append((tr(_CTX, "{0}  {1}").format(label, shown), label))
+    return choices
+
 
 # --- armor and cover -------------------------------------------------------------------------
 
@@ -632,6 +737,33 @@ class ArmorTableModel(CharacterItemsModel):
         return Armor(name=tr(_CTX, "New armor"), rating=0)
 
 
+_HP_SCALE_TIP = tr_noop(_CTX, "Hit points as a number, or with their Ch.7 scale: 20 DHP is "
+                              "200, 3 HHP is 300, 67 KHP is 67,000 (kept in plain HP)")
+
+
+def _hit_points(value: object) -> int:
+    """HP typed as a whole number or in the Ch.7 notation with its scale ("20 DHP" is 200),
+    read by :func:`~mneme_desktop.rules.damage.parse_hit_points`; kept in plain HP."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        hit_points = value
+    else:
+        text = str(value).strip()
+        try:
+            hit_points = int(text)
+        except ValueError:
+            try:
+                hit_points = parse_hit_points(text if text.upper().endswith("HP")
+                                              else f"{text}HP")
+            except ValueError:
+                raise ValueError(tr(_CTX, "{0!r} is not hit points: type 20, or 2 DHP (20), "
+                                          "3 HHP (300), 67 KHP (67,000)").format(
+                                              value)) from None
+    if not 0 <= hit_points <= MAX_AMOUNT:
+        raise ValueError(tr(_CTX, "hit points run from 0 to {0:,}, got {1:,}").format(
+            MAX_AMOUNT, hit_points))
+    return hit_points
+
+
 def _cover_tooltip(cover: CoverItem, _character: Character) -> str:
     return tr(_CTX, "{0} of {1} HP left").format(cover.remaining_hp, cover.hp)
 
@@ -651,12 +783,14 @@ class CoverTableModel(CharacterItemsModel):
                parse=_integer, sort_key=lambda c: c.protection, numeric=True,
                header_tooltip=tr_noop(_CTX, "The Difficulty it adds (a shield: 2)")),
         Column(tr_noop(_CTX, "HP"),
-               lambda c, _ch: str(c.hp), "hp", _int_editor(0, 99_999), parse=_integer,
-               sort_key=lambda c: c.hp, tooltip=_cover_tooltip, numeric=True),
+               lambda c, _ch: str(c.hp), "hp", _text_editor(20, tr_noop(_CTX, "20 or 2 DHP")),
+               parse=_hit_points, sort_key=lambda c: c.hp, tooltip=_cover_tooltip,
+               numeric=True, header_tooltip=_HP_SCALE_TIP),
         Column(tr_noop(_CTX, "Damage taken"),
-               lambda c, _ch: str(c.damage), "damage", _int_editor(0, 99_999),
-               parse=_integer, sort_key=lambda c: c.damage, tooltip=_cover_tooltip,
-               numeric=True),
+               lambda c, _ch: str(c.damage), "damage",
+               _text_editor(20, tr_noop(_CTX, "5 or 1 DHP")), parse=_hit_points,
+               sort_key=lambda c: c.damage, tooltip=_cover_tooltip, numeric=True,
+               header_tooltip=_HP_SCALE_TIP),
     )
 
     def new_item(self) -> CoverItem:

@@ -3,11 +3,12 @@ turn order, the attack's targets and the combatant panel."""
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap
 
 from mneme_desktop.domain import Side
 
-__all__ = ["SIDE_COLORS", "side_icon"]
+__all__ = ["SIDE_COLORS", "hidden_side_icon", "side_icon"]
 
 
 SIDE_COLORS = {
@@ -18,6 +19,7 @@ SIDE_COLORS = {
 """The colour a side is marked with (a swatch beside the name, never the only cue)."""
 
 _SIDE_ICONS: dict[Side, QIcon] = {}
+_HIDDEN_ICONS: dict[Side, QIcon] = {}
 
 
 def side_icon(side: Side) -> QIcon:
@@ -29,4 +31,22 @@ def side_icon(side: Side) -> QIcon:
         pixmap.fill(SIDE_COLORS[side])
         icon = QIcon(pixmap)
         _SIDE_ICONS[side] = icon
+    return icon
+
+
+def hidden_side_icon(side: Side) -> QIcon:
+    """The swatch of a combatant the players cannot see yet: hollow and struck through
+    (a shape, not only a colour, tells it from the filled swatch), made once."""
+    icon = _HIDDEN_ICONS.get(side)
+    if icon is None:
+        pixmap = QPixmap(12, 12)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(SIDE_COLORS[side], 1.5))
+        painter.drawRect(QRectF(1, 1, 10, 10))
+        painter.drawLine(QPointF(0.5, 11.5), QPointF(11.5, 0.5))
+        painter.end()
+        icon = QIcon(pixmap)
+        _HIDDEN_ICONS[side] = icon
     return icon

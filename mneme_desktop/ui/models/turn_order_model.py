@@ -22,16 +22,27 @@ from mneme_desktop.domain.combat import (
     initiative_from_text,
     initiative_patch,
     initiative_ties,
+    own_initiative_skill,
+)
+from mneme_desktop.domain.combat.thing_turns import (
+    TurnSlot,
+    VehicleTurn,
+    acting_crew,
+    slot_can_act,
+    vehicle_turns,
 )
 from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.domain.lookup import IdIndex
 from mneme_desktop.drawing.track_painter import describe_track
 from mneme_desktop.rules.actions import MINOR_ACTIONS_PER_ROUND
+from mneme_desktop.rules.checks import CoverLevel
 from mneme_desktop.rules.movement import Stance
+from mneme_desktop.rules.thing_damage import ThingState
 from mneme_desktop.rules.track import DamageTrack, damage_track
 from mneme_desktop.rules.wounds import WoundState, WoundThresholds
 from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.i18n import tr, tr_noop
+from mneme_desktop.ui.models.encounter_things_model import thing_state_text
 from mneme_desktop.ui.models.headed_table import HeadedTableModel, full_text_tip
 from mneme_desktop.ui.models.roles import (
     ID_ROLE,
@@ -40,7 +51,7 @@ from mneme_desktop.ui.models.roles import (
     VALUE_ROLE,
     WOUND_STATE_ROLE,
 )
-from mneme_desktop.ui.models.side_marks import side_icon
+from mneme_desktop.ui.models.side_marks import hidden_side_icon, side_icon
 from mneme_desktop.ui.models.turn_order_rows import COLUMN_FIELDS, ROW_WIDE, TurnRow
 from mneme_desktop.ui.widgets.action_pips import pips_text
 
@@ -155,6 +166,8 @@ class TurnOrderModel(HeadedTableModel):
         self._deferred.setSingleShot(True)
         self._deferred.setInterval(0)
         self._deferred.timeout.connect(self.sync)
+        self._acting: dict[str, str] = {}
+        """A crewed vehicle's row id: the crew member who acts first in its turn."""
         self.initiative_skill: str | None = None
         """The skill added when initiative is typed as two dice."""
         document.changed.connect(self._document_changed)
@@ -181,7 +194,30 @@ class TurnOrderModel(HeadedTableModel):
         self.endResetModel()
 
     def combatant_id(self, row: int) -> str | None:
+        """The combatant of a row; None for a crewed vehicle's row (see :meth:`thing_entry_id`)."""
+        if not 0 <= row < len(self._rows):
+            return None
+        found = self._rows[row]
+        return found.id if found.thing is None else None
+
+    def row_id(self, row: int) -> str | None:
+        """A row's id: its combatant's, or its vehicle's encounter entry."""
         return self._rows[row].id if 0 <= row < len(self._rows) else None
+
+    def thing_entry_id(self, row: int) -> str | None:
+        """The encounter thing (a crewed vehicle) a row stands for, or None."""
+        if not 0 <= row < len(self._rows):
+            return None
+        found = self._rows[row]
+        return found.id if found.thing is not None else None
+
+    def acting_id(self, row: int) -> str | None:
+        """Who acts for a row: its combatant, or for a vehicle the crew member who acts
+        first in its turn (the one who fires its weapons)."""
+        if not 0 <= row < len(self._rows):
+            return None
+        found = self._rows[row]
+        return self._acting.get(found.id) if found.thing is not None else found.id
 
     def row_of(self, combatant_id: str) -> int:
         row = self._row_index.position(self._rows, combatant_id)
@@ -227,7 +263,11 @@ class TurnOrderModel(HeadedTableModel):
         column = index.column()  # -1 for an invalid index
         if column < 0:
             return _NO_FLAGS
-        return _EDITABLE if column == self.COL_INIT else _SELECTABLE
+        if column == self.COL_INIT:  # a vehicle's initiative is its crew's: not typed
+            number = index.row()
+            vehicle = 0 <= number < len(self._rows) and self._rows[number].thing is not None
+            return _SELECTABLE if vehicle else _EDITABLE
+        return _SELECTABLE
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:
         number = index.row()
@@ -323,7 +363,8 @@ class TurnOrderModel(HeadedTableModel):
             roles[_DISPLAY_N] = display
             roles[_ACCESSIBLE_N] = display or tr(_CTX, self.HEADERS[column])
             if column == self.COL_HP:  # the bar's band by name, not by colour and hatch only
-                roles[_ACCESSIBLE_N] = describe_track(self._track(row))
+                roles[_ACCESSIBLE_N] = describe_track(self._track(row)) if row.thing is None \
+                    else f"{display}, {thing_state_text(row.thing)}"
             if background is None and column == self.COL_INIT and row.tie is not None:
                 roles[_BACKGROUND_N] = _TIE_BRUSH
             if font is not None and (column == self.COL_NAME or column == self.COL_TURN):
@@ -337,6 +378,12 @@ class TurnOrderModel(HeadedTableModel):
                     roles[_RULE_N] = tr(_CTX, _TIE_RULE)
             elif column == self.COL_NAME:
                 roles[_DECORATION_N] = side_icon(row.side)
+                if row.hidden:  # the players cannot see them: muted, with a struck swatch
+                    roles[_DECORATION_N] = hidden_side_icon(row.side)
+                    roles[_FOREGROUND_N] = QBrush(palette.color(
+                        QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+                    roles[_ACCESSIBLE_N] = tr(_CTX, "{0}, hidden from the players").format(
+                        display)
             cells[column] = roles
         return cells
 
@@ -353,7 +400,8 @@ class TurnOrderModel(HeadedTableModel):
             return False
         try:
             initiative, dice = initiative_from_text(
-                campaign.combatant_character(combatant), str(value), self.initiative_skill)
+                campaign.combatant_character(combatant), str(value),
+                own_initiative_skill(combatant, self.initiative_skill))
             push_patch(self._document, initiative_patch(campaign, encounter, row.id,
                                                         initiative, dice))
         except ValueError as exc:
@@ -377,6 +425,11 @@ class TurnOrderModel(HeadedTableModel):
         # (that property sorts the combatants again).
         current_id = order[min(encounter.turn_index, len(order) - 1)].id \
             if order and encounter.started and not encounter.ended else None
+        # Crewed vehicles take a row just before their crew's (none: nothing to do).
+        vehicles = vehicle_turns(campaign, encounter, order)
+        if vehicles and current_id is not None and encounter.thing_turn is not None and \
+                any(v.entry.id == encounter.thing_turn for v in vehicles.get(current_id, ())):
+            current_id = encounter.thing_turn
         ties_key = tuple((c.id, c.initiative) for c in order)
         if ties_key != self._ties[0]:
             self._ties = (ties_key, initiative_ties(order))
@@ -410,8 +463,15 @@ class TurnOrderModel(HeadedTableModel):
             self._statuses = {k: v for k, v in self._statuses.items() if k in live}
         rows = []
         dying = WoundState.DYING
-        for place, (combatant, sheet) in enumerate(zip(order, sheets, strict=True), start=1):
+        place = 0
+        for combatant, sheet in zip(order, sheets, strict=True):
+            place += 1
             combatant_id = combatant.id
+            if vehicles and combatant_id in vehicles:
+                for vehicle in vehicles[combatant_id]:
+                    rows.append(self._vehicle_row(campaign, vehicle, place, current_id, names,
+                                                  cache, fresh_cache))
+                    place += 1
             tie = ties.get(combatant_id)
             key = (place, combatant_id == current_id, tie,
                    names.get(combatant.aim_target_id or "", ""), context,
@@ -435,6 +495,58 @@ class TurnOrderModel(HeadedTableModel):
             fresh_cache[combatant_id] = (key, row)
         self._cache = fresh_cache
         return rows
+
+    def _vehicle_row(self, campaign: Campaign, vehicle: VehicleTurn, place: int,
+                     current_id: str | None, names: dict[str, str],
+                     cache: dict[str, tuple[tuple[object, ...], TurnRow]],
+                     fresh_cache: dict[str, tuple[tuple[object, ...], TurnRow]]) -> TurnRow:
+        """A crewed vehicle's row, in the same columns as a combatant's: its initiative
+        (its crew's), its HP and thresholds in its scale, its state, its crew. Recomputed
+        each time (a few per fight); a row that came out the same is the old object."""
+        thing = vehicle.thing
+        track = thing.track
+        acting = acting_crew(campaign, vehicle)
+        entry_id = vehicle.entry.id
+        self._acting[entry_id] = acting.id
+        crew = ", ".join(names.get(c.id, "") for c in vehicle.crew)
+        row = TurnRow(
+            id=entry_id,
+            character_id=thing.id,
+            place=place,
+            name=thing.name,
+            side=vehicle.entry.side,
+            initiative=vehicle.initiative,
+            dice=(),
+            tie=None,
+            current=entry_id == current_id,
+            delayed=False,
+            spent=acting.actions_spent,
+            aim=0,
+            aim_target="",
+            stance=Stance.STANDING,
+            cover=CoverLevel.NONE,
+            damage=track.damage,
+            hp=track.hp,
+            thresholds=track.thresholds,
+            state=WoundState.DEAD if thing.destroyed else track.state,
+            penalty=0,
+            conditions=(tr(_CTX, "Crew: {0}").format(crew),),
+            can_act=slot_can_act(campaign, TurnSlot(0, vehicle.anchor, vehicle)),
+            dying_due=False,
+            task=None,
+            thing=ThingState.DESTROYED if thing.destroyed else
+            ThingState.from_wound_state(track.state),
+            unit=f"{thing.hp_scale.prefix}HP",
+        )
+        hit = cache.get(entry_id)
+        if hit is not None:
+            columns = _changed_columns(hit[1], row)
+            if columns is None:
+                row = hit[1]
+            else:
+                self._diffs[entry_id] = (hit[1], row, columns)
+        fresh_cache[entry_id] = ((), row)
+        return row
 
     def _row(self, campaign: Campaign, encounter: Encounter, combatant: Combatant,
              sheet: Character, place: int, current_id: str | None,
@@ -480,11 +592,15 @@ class TurnOrderModel(HeadedTableModel):
             dying_due=status.dying_roll_due,
             task=(task.description, task.remaining_rounds, task.total_rounds)
             if task is not None else None,
+            hidden=not combatant.revealed,
         )
 
     def _sync_structure(self, campaign: Campaign, encounter: Encounter,
                         order: list[Combatant]) -> None:
-        wanted = [c.id for c in order]
+        vehicles = vehicle_turns(campaign, encounter, order)
+        wanted = [c.id for c in order] if not vehicles else [
+            slot_id for c in order
+            for slot_id in (*(v.entry.id for v in vehicles.get(c.id, ())), c.id)]
         if [r.id for r in self._rows] == wanted:
             return
         keep = set(wanted)
@@ -577,6 +693,8 @@ class TurnOrderModel(HeadedTableModel):
     # --- cells -----------------------------------------------------------------------
 
     def _display(self, row: TurnRow, column: int) -> str:
+        if row.thing is not None and column in _VEHICLE_OWN:
+            return self._vehicle_display(row, column)
         if column == self.COL_TURN:
             return "▶" if row.current else str(row.place)
         if column == self.COL_INIT:
@@ -631,7 +749,44 @@ class TurnOrderModel(HeadedTableModel):
             return full_text_tip(self._display(row, column), tip)
         return tip
 
+    def _vehicle_display(self, row: TurnRow, column: int) -> str:
+        """A crewed vehicle's cells where they differ from a combatant's: HP in its scale,
+        its state by a thing's names, no aim, stance or task of its own."""
+        assert row.thing is not None
+        if column == self.COL_HP:
+            return tr(_CTX, "{0}/{1} {2}").format(row.damage, row.hp, row.unit)
+        if column == self.COL_STATE:
+            return thing_state_text(row.thing)
+        return ""
+
+    def _vehicle_explain(self, row: TurnRow, column: int) -> str | None:
+        assert row.thing is not None
+        if column == self.COL_INIT:
+            return tr(_CTX, "A vehicle acts on its crew's initiative: the best of theirs. Its "
+                            "turn comes just before that crew member's own.")
+        if column == self.COL_NAME:
+            notes = [tr(_CTX, "{0} — {1}").format(row.name, row.side.label),
+                     tr(_CTX, "A crewed vehicle: in its turn its crew drive it and fire its "
+                              "weapons (Attack), spending their own actions.")]
+            if not row.can_act:
+                notes.append(tr(_CTX, "Cannot act (destroyed, or no crew aboard who can act): "
+                                      "Next turn passes over it."))
+            return "\n".join(notes)
+        if column == self.COL_ACTIONS:
+            return tr(_CTX, "{0} this round: the actions of the crew member who acts first "
+                            "in its turn").format(pips_text(row.spent))
+        if column == self.COL_HP:
+            return tr(_CTX, "{0} of {1} {2} of damage taken").format(row.damage, row.hp,
+                                                                  row.unit)
+        if column == self.COL_STATE:
+            return tr(_CTX, "Seriously damaged at {0}, critically damaged at {1}, destroyed "
+                            "past {2} {3}").format(row.thresholds.seriously,
+                                                   row.thresholds.critically, row.hp, row.unit)
+        return self._display(row, column) or None
+
     def _explain(self, row: TurnRow, column: int) -> str | None:
+        if row.thing is not None and column != self.COL_TURN:
+            return self._vehicle_explain(row, column)
         if column == self.COL_TURN:
             return tr(_CTX, "Whose turn it is (▶) and each combatant's place in the order")
         if column == self.COL_INIT:
@@ -647,6 +802,9 @@ class TurnOrderModel(HeadedTableModel):
             return "\n".join(lines)
         if column == self.COL_NAME:
             notes = [tr(_CTX, "{0} — {1}").format(row.name, row.side.label)]
+            if row.hidden:
+                notes.append(tr(_CTX, "(hidden) Not on the player display until revealed "
+                                      "(right-click: Reveal to players)."))
             if row.delayed:
                 notes.append(tr(_CTX, "Delayed: acts later this round by taking actions from "
                                       "this row."))
@@ -679,6 +837,9 @@ class TurnOrderModel(HeadedTableModel):
         return font
 
 
+_VEHICLE_OWN = frozenset((TurnOrderModel.COL_HP, TurnOrderModel.COL_STATE, TurnOrderModel.COL_AIM,
+                          TurnOrderModel.COL_STANCE, TurnOrderModel.COL_TASK))
+"""The columns a crewed vehicle's row fills its own way."""
 _FIELDS = tuple(field.name for field in fields(TurnRow))
 _WHOLE_ROW = (0, len(COLUMN_FIELDS) - 1)
 # For each TurnRow field, in the order a row's __dict__ holds them: the span of columns a

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from mneme_desktop.domain import Side
 from mneme_desktop.rules.actions import Stance
 from mneme_desktop.rules.checks import CoverLevel
+from mneme_desktop.rules.thing_damage import ThingState
 from mneme_desktop.rules.wounds import WoundState, WoundThresholds
 
 __all__ = ["COLUMN_FIELDS", "ROW_WIDE", "TurnRow", "changed_columns"]
@@ -42,6 +43,12 @@ class TurnRow:
     can_act: bool
     dying_due: bool
     task: tuple[str, int, int] | None
+    hidden: bool = False
+    """Not yet revealed: off the player display (the name cell is marked)."""
+    thing: ThingState | None = None
+    """A crewed vehicle's row: its state (its damage, HP and thresholds are in ``unit``)."""
+    unit: str = ""
+    """What a vehicle's HP are counted in ("DHP"); "" for a combatant's HP."""
 
 
 # What each turn-order column is drawn from; a change in a row-wide field (the turn
@@ -50,10 +57,10 @@ ROW_WIDE = ("id", "character_id", "place", "current", "can_act", "state", "delay
 COLUMN_FIELDS: tuple[tuple[str, ...], ...] = (
     ("place", "current"),  # Turn
     ("initiative", "tie", "dice"),  # Init
-    ("name", "delayed", "side"),  # Combatant
+    ("name", "delayed", "side", "hidden"),  # Combatant
     ("spent",),  # Actions
-    ("damage", "hp", "thresholds"),  # HP
-    ("state", "penalty"),  # State
+    ("damage", "hp", "thresholds", "unit"),  # HP
+    ("state", "penalty", "thing"),  # State
     ("conditions", "dying_due"),  # Conditions
     ("aim", "aim_target"),  # Aim
     ("stance", "cover"),  # Stance

@@ -28,10 +28,13 @@ from PySide6.QtWidgets import (
 from mneme_desktop.domain import Characteristic
 from mneme_desktop.domain.combat import AttackMode, AttackRequest, PlanOutcome
 from mneme_desktop.rules.actions import HIT_LOCATIONS, DefenseKind
+from mneme_desktop.rules.aim import SPOTTER_CONDITION
 from mneme_desktop.rules.checks import CoverLevel
 from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.attack_models import AttackTargetsModel, DifficultyTermsModel
+from mneme_desktop.ui.widgets.difficulty_picker import DifficultyPicker
 from mneme_desktop.ui.widgets.status_line import StatusLine
+from mneme_desktop.ui.widgets.superiority_picker import MAX_SUPERIORITY, SuperiorityPicker
 
 _CTX = "AttackForm"
 
@@ -167,8 +170,9 @@ class AttackForm(QWidget):
 
         difficulty = QGroupBox(tr(_CTX, "Difficulty"))
         dform = QFormLayout(difficulty)
-        self.base_spin = QSpinBox(objectName="base_difficulty", minimum=2, maximum=20, value=8)
-        dform.addRow(tr(_CTX, "Base"), self.base_spin)
+        self.base_picker = DifficultyPicker("base_difficulty", "base_difficulty_name")
+        self.base_spin = self.base_picker.spin
+        dform.addRow(tr(_CTX, "Base"), self.base_picker)
         self.cover_combo = QComboBox(objectName="cover")
         _cover_levels(self.cover_combo, from_rows=True)
         self.cover_combo.setToolTip(tr(_CTX, "The targets' cover: as set on their rows (the "
@@ -185,17 +189,30 @@ class AttackForm(QWidget):
         self.close_quarters_check = QCheckBox(tr(_CTX, "Ranged attack in close quarters (+2)"),
                                               objectName="close_quarters")
         dform.addRow(self.close_quarters_check)
+        self.spotter_check = QCheckBox(tr(_CTX, "Spotter calls coordinates (-{0})").format(
+            SPOTTER_CONDITION), objectName="spotter")
+        self.spotter_check.setToolTip(tr(_CTX, "Ch.6 ballistic correction: a spotter who can "
+                                               "call out coordinates grants 2 Conditions: the "
+                                               "Difficulty falls by {0}").format(
+                                                   SPOTTER_CONDITION))
+        dform.addRow(self.spotter_check)
         row = QHBoxLayout()
         self.range_spin = QSpinBox(objectName="range", minimum=-8, maximum=8)
         self.range_spin.setToolTip(tr(_CTX, "Range, size and movement of the target (+ harder)"))
-        self.superiority_spin = QSpinBox(objectName="superiority", minimum=-3, maximum=3)
+        self.superiority_spin = QSpinBox(objectName="superiority", minimum=-MAX_SUPERIORITY,
+                                         maximum=MAX_SUPERIORITY)
         self.superiority_spin.setToolTip(tr(_CTX, "Superiority: + for the attacker's side, - for "
-                                                  "the target's (Ch.3 table, +1 to +3)"))
+                                                  "the target's; the sum of the situations "
+                                                  "picked below (Ch.3 table)"))
         row.addWidget(QLabel(tr(_CTX, "Range/size/move")))
         row.addWidget(self.range_spin)
         row.addWidget(QLabel(tr(_CTX, "Superiority")))
         row.addWidget(self.superiority_spin)
         dform.addRow(row)
+        self.superiority_picker = SuperiorityPicker(
+            "superiority_situations", tr(_CTX, "Attacker's side"), tr(_CTX, "Target's side"))
+        self.superiority_picker.follow(self.superiority_spin)
+        dform.addRow(self.superiority_picker)
         self.location_combo = QComboBox(objectName="location")
         self.location_combo.addItem(tr(_CTX, "No targeted location"), None)
         for location in HIT_LOCATIONS:
@@ -204,8 +221,10 @@ class AttackForm(QWidget):
                 f"{location.body_area.value})", location)
         self.location_combo.setToolTip(tr(_CTX, "Targeted attack: harder to hit; limbs cripple "
                                                 "at 1/3 HP, hands/feet at 1/10, the head stuns, "
-                                                "vitals bleed. Not aimed: roll a random hit "
-                                                "location after a hit (no Difficulty)"))
+                                                "vitals bleed (each threshold rounded down, at "
+                                                "least 1, like every HP fraction of Ch.7). Not "
+                                                "aimed: roll a random hit location after a hit "
+                                                "(no Difficulty)"))
         dform.addRow(tr(_CTX, "Targeted"), self.location_combo)
         row = QHBoxLayout()
         self.advantage_spin = QSpinBox(objectName="advantages", minimum=0, maximum=6)
@@ -230,6 +249,29 @@ class AttackForm(QWidget):
         self.abort_check.setEnabled(False)
         dform.addRow(self.helpless_label)
         dform.addRow(self.abort_check)
+        self.immunity_label = SteadyLabel("scale_immunity")
+        self.immunity_label.setToolTip(tr(_CTX, "A vehicle, character, armor or object of a "
+                                                "larger damage scale ignores damage of a "
+                                                "lesser scale (Ch.7 Scale Immunity): said "
+                                                "before the roll"))
+        dform.addRow(self.immunity_label)
+        self.next_roll_check = QCheckBox(tr(_CTX, "Nothing waits on the attacker's next roll"),
+                                         objectName="use_next_roll")
+        self.next_roll_check.setToolTip(tr(_CTX, "What the fight left on the attacker's next "
+                                                 "roll (a grapple's advantage or disadvantage, "
+                                                 "a supporter's Effect as a DM): counted when "
+                                                 "ticked, and used up by this roll"))
+        self.next_roll_check.setChecked(True)
+        self.next_roll_check.setEnabled(False)
+        dform.addRow(self.next_roll_check)
+        self.tactics_check = QCheckBox(tr(_CTX, "No Tactics rolls left for the attacker's side"),
+                                       objectName="spend_tactics_roll")
+        self.tactics_check.setToolTip(tr(_CTX, "Spend one of the side's Tactics rolls (Ch.6: "
+                                               "the capped Effect of the leader's Tactics "
+                                               "check) on this roll: an advantage, or the "
+                                               "disadvantage a failed plan left"))
+        self.tactics_check.setEnabled(False)
+        dform.addRow(self.tactics_check)
         row = QHBoxLayout()
         self.coordinating_spin = QSpinBox(objectName="coordinating", minimum=0, maximum=4)
         self.coordinating_spin.setToolTip(tr(_CTX, "Coordinating action: the referee adds 1-4 "
@@ -392,8 +434,10 @@ class AttackForm(QWidget):
             cover=self.cover_combo.currentData(),
             concealment=self.concealment_combo.currentData(),
             close_quarters=self.close_quarters_check.isChecked(),
+            spotter=self.spotter_check.isChecked(),
             range_mod=self.range_spin.value(),
             superiority=self.superiority_spin.value(),
+            superiority_from=self.superiority_picker.balance(),
             location=self.location_combo.currentData(),
             advantages=self.advantage_spin.value(),
             disadvantages=self.disadvantage_spin.value(),
@@ -406,9 +450,12 @@ class AttackForm(QWidget):
             defence_conditions=self.defence_conditions_spin.value(),
             defence_cover=cover_choice[1] if cover_choice[0] == "level" else CoverLevel.NONE,
             defence_cover_item=cover_choice[1] if cover_choice[0] == "item" else None,
+            defence_cover_thing=str(cover_choice[1]) if cover_choice[0] == "thing" else None,
             spend_action=self.spend_check.isChecked(),
             aborting=tuple(cid for cid, _ in self.targets_model.checked())
             if self.abort_check.isChecked() else (),
+            use_next_roll=self.next_roll_check.isChecked(),
+            tactics_roll=self.tactics_check.isChecked(),
             doubled=self.doubled_combo.currentData() if mode is AttackMode.DEFEND else None,
             return_fire_from=fire[0] if fire else None,
             return_fire_weapon=fire[1] if fire else 0,

@@ -17,7 +17,16 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QWidget
 
-from mneme_desktop.domain import Characteristic, Combatant, Encounter, RangeClass, Side, Weapon
+from mneme_desktop.domain import (
+    Character,
+    Characteristic,
+    Combatant,
+    Encounter,
+    RangeClass,
+    Side,
+    Thing,
+    Weapon,
+)
 from mneme_desktop.domain.combat import (
     AttackMode,
     AttackOutcome,
@@ -35,6 +44,9 @@ from mneme_desktop.domain.combat import (
     parse_roll_groups,
     resolve_attack,
 )
+from mneme_desktop.domain.combat.attack_spec import AttackRequest
+from mneme_desktop.domain.combat.attack_things import attack_weapons, crew_weapons
+from mneme_desktop.domain.combat.next_roll import next_roll_of, side_tactics, tactics_text
 from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, CheckResult, CoverLevel
 from mneme_desktop.ui.commands import push_patch
@@ -42,6 +54,7 @@ from mneme_desktop.ui.models.attack_models import AttackTargetsModel
 from mneme_desktop.ui.views.attack_form import AttackForm
 from mneme_desktop.ui.views.attack_text import (
     helpless_text,
+    immunity_text,
     odds_parts,
     outcome_html,
     roll_text,
@@ -58,8 +71,9 @@ _CTX = "AttackResolver"
 
 __all__ = ["AttackResolver"]
 
-_CoverChoice = tuple[str, int]
-"""("level", a CoverLevel) or ("item", the index of one of the attacker's cover items)."""
+_CoverChoice = tuple[str, int | str]
+"""("level", a CoverLevel), ("item", the index of one of the attacker's cover items) or
+("thing", an encounter thing's id: a cover object that takes the absorbed rolls)."""
 
 
 class AttackResolver(AttackForm):
@@ -121,8 +135,9 @@ class AttackResolver(AttackForm):
                      self.advantage_spin, self.disadvantage_spin, self.coordinating_spin,
                      self.defence_conditions_spin, self.return_rate_spin):
             spin.valueChanged.connect(self._inputs_changed)
-        for check in (self.close_quarters_check, self.reckless_check, self.costly_check,
-                      self.spend_check, self.abort_check):
+        for check in (self.close_quarters_check, self.spotter_check, self.reckless_check,
+                      self.costly_check, self.spend_check, self.abort_check, self.next_roll_check,
+                      self.tactics_check):
             check.toggled.connect(self._inputs_changed)
         for combo in (self.mode_combo, self.characteristic_combo, self.cover_combo,
                       self.concealment_combo, self.location_combo, self.plan_combo,
@@ -132,8 +147,9 @@ class AttackResolver(AttackForm):
                      self.advantage_spin, self.disadvantage_spin, self.coordinating_spin,
                      self.defence_conditions_spin, self.return_rate_spin):
             spin.valueChanged.connect(self._touched)
-        for check in (self.close_quarters_check, self.reckless_check, self.costly_check,
-                      self.spend_check, self.abort_check):
+        for check in (self.close_quarters_check, self.spotter_check, self.reckless_check,
+                      self.costly_check, self.spend_check, self.abort_check, self.next_roll_check,
+                      self.tactics_check):
             check.toggled.connect(self._touched)
         self.targets_model.dataChanged.connect(self._touched)
         for edit in (self.dice_edit, self.damage_edit, self.return_fire_edit,
@@ -453,10 +469,13 @@ class AttackResolver(AttackForm):
                          self.advantage_spin, self.disadvantage_spin, self.coordinating_spin,
                          self.defence_conditions_spin):
                 spin.setValue(0)
-            for check in (self.close_quarters_check, self.reckless_check, self.costly_check,
-                          self.abort_check):
+            self.superiority_picker.clear()
+            for check in (self.close_quarters_check, self.spotter_check, self.reckless_check,
+                          self.costly_check, self.abort_check):
                 check.setChecked(False)
             self.spend_check.setChecked(True)
+            self.next_roll_check.setChecked(True)
+            self.tactics_check.setChecked(False)
             self.defence_cover_combo.setCurrentIndex(self._default_defence_cover(attacker))
             ticked: list[str] = []
             if attacker is not None:
@@ -475,6 +494,11 @@ class AttackResolver(AttackForm):
     def _default_defence_cover(self, attacker: Combatant | None) -> int:
         """The attacker's own cover: a shield at hand if they have no cover level set (the
         cover a referee means), else the level on their row."""
+        if attacker is not None and attacker.cover_thing_id is not None:
+            wanted = ("thing", attacker.cover_thing_id)
+            behind = [i for i, (_, data) in enumerate(self._covers) if data == wanted]
+            if behind:
+                return behind[0]
         items = [i for i, (_, data) in enumerate(self._covers) if data[0] == "item"]
         if attacker is not None and attacker.cover is CoverLevel.NONE and items:
             return items[0]
@@ -503,6 +527,9 @@ class AttackResolver(AttackForm):
             sheet = campaign.combatant_character(attacker)
             weapons = [tr(_CTX, "{0} {1}, rate {2}").format(
                     w.name, w.damage, w.rate_of_attack) for w in sheet.weapons]
+            weapons += [tr(_CTX, "{0}: {1} {2}, rate {3}").format(
+                    vehicle.name, w.name, w.damage, w.rate_of_attack)
+                        for vehicle, w in crew_weapons(campaign, encounter, sheet.id)]
             covers = [(tr(_CTX, "No cover"), ("level", CoverLevel.NONE))]
             covers += [(tr(_CTX, "{0} cover ({1})").format(
                     level.label.capitalize(), int(level)), ("level", level))
@@ -512,6 +539,12 @@ class AttackResolver(AttackForm):
                 covers.append((tr(_CTX, "{0} (protection {1}{2})").format(
                         item.name, item.protection, left),
                                ("item", number)))
+            for place in encounter.things:
+                cover = campaign.encounter_thing(place)
+                if cover.protection:
+                    covers.append((tr(_CTX, "{0} (protection {1}, {2} HP left)").format(
+                            cover.name, cover.protection, cover.remaining_hp),
+                                   ("thing", place.id)))
             known = self._candidates
             fresh: dict[str, tuple[object, Side, tuple[str, str, Side, str]]] = {}
             for combatant in encounter.initiative_order():
@@ -527,6 +560,11 @@ class AttackResolver(AttackForm):
                 if combatant.id != attacker.id:
                     candidates.append(entry[2])
             self._candidates = fresh
+            for place in encounter.things:
+                if not place.out_of_fight:
+                    thing = campaign.encounter_thing(place)
+                    candidates.append((place.id, thing.name, place.side,
+                                       thing.armor_label if thing.armor else tr(_CTX, "none")))
         self._updating = True
         try:
             weapons_changed = weapons != self._weapons
@@ -545,8 +583,9 @@ class AttackResolver(AttackForm):
                 self.defence_cover_combo.clear()
                 for text, data in covers:
                     self.defence_cover_combo.addItem(text, data)
-                index = self.defence_cover_combo.findData(chosen) if (
-                    same_attacker and chosen is not None) else -1
+                # Compared in Python: Qt's findData cannot match a tuple holding a text.
+                index = next((i for i, (_, data) in enumerate(covers) if data == chosen),
+                             -1) if same_attacker and chosen is not None else -1
                 if index < 0:
                     index = self._default_defence_cover(attacker)
                 self.defence_cover_combo.setCurrentIndex(index)
@@ -578,9 +617,10 @@ class AttackResolver(AttackForm):
         attacker = encounter.find_combatant(attacker_id)
         if attacker is None:
             return None
-        sheet = self._document.campaign.combatant_character(attacker)
+        campaign = self._document.campaign
+        weapons = attack_weapons(campaign, encounter, campaign.combatant_character(attacker))
         index = self.weapon_combo.currentIndex()
-        return sheet.weapons[index] if 0 <= index < len(sheet.weapons) else None
+        return weapons[index] if 0 <= index < len(weapons) else None
 
     def _targets_changed(self, top_left: QModelIndex, _bottom_right: QModelIndex,
                          roles: Sequence[int] = ()) -> None:
@@ -619,9 +659,13 @@ class AttackResolver(AttackForm):
             campaign = self._document.campaign
             for cid in chosen:
                 combatant = encounter.find_combatant(cid)
-                if combatant is None:
+                place = encounter.find_thing_entry(cid)
+                if combatant is not None:
+                    sheet: Character | Thing = campaign.combatant_character(combatant)
+                elif place is not None:
+                    sheet = campaign.encounter_thing(place)
+                else:
                     continue
-                sheet = campaign.combatant_character(combatant)
                 for number, weapon in enumerate(sheet.weapons):
                     self.return_fire_combo.addItem(
                         f"{sheet.name}: {weapon.name} {weapon.damage}", (cid, number))
@@ -635,6 +679,40 @@ class AttackResolver(AttackForm):
 
     # --- the spec and the odds -------------------------------------------------------------
 
+    def _sync_tactics_check(self, encounter: Encounter | None) -> None:
+        """Offer one of the attacker's side's Tactics rolls (Ch.6) while there is one; with
+        none left the box is cleared, so a spent pool never blocks the next roll."""
+        attacker_id = self.attacker_combo.currentData()
+        attacker = encounter.find_combatant(attacker_id) if (
+            encounter is not None and attacker_id is not None) else None
+        pool = side_tactics(encounter, attacker.side) if (
+            encounter is not None and attacker is not None) else None
+        check = self.tactics_check
+        if pool is None and check.isChecked():
+            check.blockSignals(True)
+            check.setChecked(False)
+            check.blockSignals(False)
+        check.setEnabled(pool is not None)
+        check.setText(
+            tr(_CTX, "Spend a Tactics {0} roll: {1}").format(pool.kind.value, tactics_text(pool))
+            if pool is not None else tr(_CTX, "No Tactics rolls left for the attacker's side"))
+
+    def _show_next_roll(self, encounter: Encounter | None, request: AttackRequest | None
+                        ) -> None:
+        """Offer what waits on the attacker's next roll (Ch.6: a grapple's advantage, a
+        supporter's Effect): ticked, it counts and this roll uses it up."""
+        attacker = encounter.find_combatant(request.attacker_id) if (
+            encounter is not None and request is not None) else None
+        waiting = next_roll_of(encounter, attacker) if (
+            encounter is not None and attacker is not None) else None
+        check = self.next_roll_check
+        if not waiting:
+            check.setText(tr(_CTX, "Nothing waits on the attacker's next roll"))
+            check.setEnabled(False)
+            return
+        check.setText(tr(_CTX, "Next roll: {0}").format(waiting.text))
+        check.setEnabled(True)
+
     def _inputs_changed(self) -> None:
         if self._updating:
             return
@@ -642,6 +720,7 @@ class AttackResolver(AttackForm):
         self.doubled_combo.setEnabled(defend)
         self.costly_check.setEnabled(not defend)
         encounter = self._encounter()
+        self._sync_tactics_check(encounter)
         request = self._request()
         spec = None
         problem = ""
@@ -655,9 +734,11 @@ class AttackResolver(AttackForm):
         self._spec = spec
         self.terms_model.set_breakdown(spec.difficulty if spec is not None else None)
         self.helpless_label.setText(helpless_text(spec))
+        self.immunity_label.setText(immunity_text(spec))
         self.abort_check.setEnabled(
             (spec is not None and any(t.state.can_abort for t in spec.helpless))
             or self.abort_check.isChecked())
+        self._show_next_roll(encounter, request)
         if spec is not None and spec.refusal:
             problem = spec.refusal
         rollable = spec is not None and not spec.refusal

@@ -13,17 +13,24 @@ from mneme_desktop.domain.combat import (
     TargetHit,
 )
 from mneme_desktop.domain.combat.attack_apply import MASSIVE_DUE
-from mneme_desktop.rules.damage import DamageResult
+from mneme_desktop.domain.combat.attack_spec import MELEE_AIM_READING
+from mneme_desktop.domain.quick_check import chance_text
+from mneme_desktop.rules.damage import MINIMUM_DAMAGE_EFFECT, DamageResult, scale_immune
 from mneme_desktop.rules.helpless import HELPLESS_RULE
 from mneme_desktop.rules.hit_locations import BodyArea
-from mneme_desktop.rules.wounds import TargetedEffect, targeted_damage_threshold
+from mneme_desktop.rules.wounds import (
+    TargetedEffect,
+    massive_damage_survival_chance,
+    targeted_damage_divisor,
+    targeted_damage_threshold,
+)
 from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.widgets.plain_text import escaped
 
 _CTX = "AttackText"
 
-__all__ = ["format_percent", "helpless_text", "location_html", "odds_parts", "outcome_html",
-           "roll_text"]
+__all__ = ["format_percent", "helpless_text", "immunity_text", "location_html", "odds_parts",
+           "outcome_html", "roll_text"]
 
 _EFFECTS = {
     TargetedEffect.CRIPPLED: tr_noop(_CTX, "Crippled"),
@@ -51,8 +58,10 @@ def roll_text(spec: AttackSpec) -> str:
         dice = tr(_CTX, "{0}d6 keep the 2 highest").format(2 + advantage)
     elif advantage < 0:
         dice = tr(_CTX, "{0}d6 keep the 2 lowest").format(2 - advantage)
-    return (tr(_CTX, "Roll {0} {1:+d} ({2}) against {3}").format(
-            dice, spec.roll_modifier, terms, spec.difficulty.total))
+    text = tr(_CTX, "Roll {0} {1:+d} ({2}) against {3}").format(
+            dice, spec.roll_modifier, terms, spec.difficulty.total)
+    kept_aim = [option for option in spec.options if MELEE_AIM_READING in option]
+    return "; ".join([text, *kept_aim])
 
 
 def helpless_text(spec: AttackSpec | None) -> str:
@@ -73,6 +82,20 @@ def helpless_text(spec: AttackSpec | None) -> str:
     return tr(_CTX, "Helpless target, no advantage ({0}): {1}").format(why, who)
 
 
+def immunity_text(spec: AttackSpec | None) -> str:
+    """Targets of a larger scale than the weapon, said before the roll with the rule's name:
+    their damage rolls will be ignored ("" when every ticked target can be hurt)."""
+    if spec is None or spec.mode is not AttackMode.ATTACK:
+        return ""
+    ignored = [t for t in spec.targets if scale_immune(t.scale, spec.dice.scale)]
+    if not ignored:
+        return ""
+    names = ", ".join(t.name for t in ignored)
+    return tr(_CTX, "Ignored: {0} of the {1} scale ignores {2}-scale damage from {3} ({4})"
+              ).format(names, ignored[0].scale.label, spec.dice.scale.label, spec.weapon,
+                       tr(_CTX, "Scale Immunity, Ch.7 Damage Scale"))
+
+
 def odds_parts(spec: AttackSpec, odds: AttackOdds) -> list[str]:
     """The odds line's pieces; the first is shown in bold."""
     parts = [tr(_CTX, "Chance of success {0}").format(format_percent(odds.chance))]
@@ -81,6 +104,8 @@ def odds_parts(spec: AttackSpec, odds: AttackOdds) -> list[str]:
                 float(odds.expected_damage_if_hit), float(odds.expected_damage)))
     if spec.return_fire is not None:
         parts.append(tr(_CTX, "expected damage taken {0:.2f}").format(float(odds.expected_harm)))
+    if spec.mode is AttackMode.ATTACK and len(spec.targets) > 1:
+        parts.append(tr(_CTX, SPLIT_FIRE_NOTE))
     return parts
 
 
@@ -105,12 +130,35 @@ def location_html(outcome: AttackOutcome, hit: TargetHit) -> str:
     else:
         head = escaped(tr(_CTX, "<p>Targeted: <b>{}</b>"), name)
     effect = outcome.location_effect(hit)
-    if effect is not None:
-        return head + escaped(tr(_CTX, ": <b>{}</b></p>"), tr(_CTX, _EFFECTS[effect]))
     if location.body_area is BodyArea.BODY:
         return head + tr(_CTX, ": no targeted effect</p>")
-    threshold = targeted_damage_threshold(location.body_area, hit.target.hp)
-    return head + tr(_CTX, ": {0} damage, below {1}: no effect</p>").format(hit.total, threshold)
+    rule = threshold_text(location.body_area, hit.target.hp)
+    if effect is not None:
+        return head + escaped(tr(_CTX, ": <b>{}</b> ({} damage, at least {})</p>"),
+                              tr(_CTX, _EFFECTS[effect]), hit.total, rule)
+    return head + escaped(tr(_CTX, ": {} damage, below {}: no effect</p>"), hit.total, rule)
+
+
+def threshold_text(body_area: BodyArea, hp: int) -> str:
+    """"7 (21 HP / 3, rounded down)": a targeted threshold with the reading it rests on."""
+    threshold = targeted_damage_threshold(body_area, hp)
+    divisor = targeted_damage_divisor(body_area)
+    return tr(_CTX, "{0} ({1} HP / {2}, rounded down, at least 1)").format(threshold, hp,
+                                                                           divisor)
+
+
+MINIMUM_DAMAGE_NOTE = tr_noop(_CTX, "Effect {0:+d}: every roll does at least 1 damage "
+                                    "whatever the armor (Ch.7: 'A hit with Effect 6+ "
+                                    "always inflicts at least one point of damage')")
+FAIL_MINIMUM_NOTE = tr_noop(_CTX, "Fail effect {0} left after mitigation: every roll does at "
+                                  "least 1 damage whatever the armor (the project's reading: "
+                                  "the Ch.7 minimum counts the Fail Effect's hits too, measured "
+                                  "after conditions, cover and skill)")
+SPLIT_FIRE_NOTE = tr_noop(_CTX, "Split fire: each target takes 1 + Effect damage rolls and keeps "
+                                "the best of its share of the rate of attack (the project's "
+                                "reading of Ch.7 'Success Effect determines the Number of "
+                                "Attacks the Adversary takes'), so the total kept never "
+                                "passes the rate declared")
 
 
 def outcome_html(outcome: AttackOutcome) -> str:
@@ -130,6 +178,10 @@ def outcome_html(outcome: AttackOutcome) -> str:
                      else "")
     elif not outcome.hit:
         lines.append(tr(_CTX, "<p>Miss.</p>"))
+    if outcome.hit and outcome.success_effect >= MINIMUM_DAMAGE_EFFECT and any(
+            not hit.immune and hit.target.armor for hit in outcome.hits):
+        lines.append(escaped("<p>{}</p>", tr(_CTX, MINIMUM_DAMAGE_NOTE).format(
+            outcome.success_effect)))
     for hit in outcome.hits:
         if hit.immune:
             lines.append(escaped(tr(_CTX, "<p>{}: immune to {}-scale damage.</p>"), hit.target.name,
@@ -143,12 +195,15 @@ def outcome_html(outcome: AttackOutcome) -> str:
                      + tr(_CTX, " best {0} kept: {1} = <b>{2} damage</b></p>").format(
                              hit.kept, _rolls_html(hit.result), hit.total))
         lines.append(location_html(outcome, hit))
+        chance = chance_text(massive_damage_survival_chance(
+            hit.target.endurance, hit.target.damage + hit.total))
         if hit.massive is not None:
             verdict = tr(_CTX, "survives (crippled)") if hit.massive.survived else tr(_CTX, "dies")
-            lines.append(tr(_CTX, "<p>Massive damage roll {0}: {1}</p>").format(
-                    hit.massive.check.total, verdict))
+            lines.append(tr(_CTX, "<p>Massive damage roll {0}: {1} (chance to survive was "
+                                  "{2})</p>").format(hit.massive.check.total, verdict, chance))
         elif hit.massive_due:
-            lines.append(escaped("<p><b>{}</b></p>", MASSIVE_DUE.format(name=hit.target.name)))
+            lines.append(escaped("<p><b>{}</b></p>", MASSIVE_DUE.format(
+                name=hit.target.name, chance=chance)))
     harm = outcome.harm
     if harm is not None:
         m = harm.mitigation
@@ -160,12 +215,17 @@ def outcome_html(outcome: AttackOutcome) -> str:
             lines.append(escaped(tr(_CTX, "<p>{} takes "), spec.defence.cover_name or tr(_CTX,
                     "Cover"))
                          + f"{_rolls_html(harm.cover)} = {sum(harm.cover.rolls)}</p>")
+        if harm.attacker is not None and m.remaining >= MINIMUM_DAMAGE_EFFECT \
+                and spec.attacker_armor:
+            lines.append(escaped("<p>{}</p>", tr(_CTX, FAIL_MINIMUM_NOTE).format(m.remaining)))
         if harm.attacker is not None:
             lines.append(escaped(tr(_CTX, "<p><b>{}</b> takes "), spec.attacker_name)
                          + f"{_rolls_html(harm.attacker)} = <b>{harm.total} damage</b></p>")
             if harm.massive_due:
-                lines.append(escaped("<p><b>{}</b></p>",
-                                     MASSIVE_DUE.format(name=spec.attacker_name)))
+                chance = chance_text(massive_damage_survival_chance(
+                    spec.attacker_endurance, spec.attacker_damage + harm.total))
+                lines.append(escaped("<p><b>{}</b></p>", MASSIVE_DUE.format(
+                    name=spec.attacker_name, chance=chance)))
         elif spec.return_fire is None and m.remaining:
             lines.append(tr(_CTX, "<p>Nobody can strike back.</p>"))
         elif m.remaining == 0:

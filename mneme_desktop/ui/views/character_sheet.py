@@ -34,11 +34,18 @@ from PySide6.QtWidgets import (
 )
 
 from mneme_desktop.domain import Character
+from mneme_desktop.domain.catalogue import CatalogueKind
 from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.ui.commands import edit_character
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.roles import SORT_ROLE
+from mneme_desktop.ui.models.sheet_gear_models import (
+    CareersTableModel,
+    EquipmentTableModel,
+    format_mass,
+    total_mass,
+)
 from mneme_desktop.ui.models.sheet_models import (
     ArmorTableModel,
     CharacterItemsModel,
@@ -48,6 +55,7 @@ from mneme_desktop.ui.models.sheet_models import (
     WeaponsTableModel,
     describe_error,
 )
+from mneme_desktop.ui.views.sheet_background import BackgroundGroup
 from mneme_desktop.ui.views.sheet_characteristics import CharacteristicsGroup
 from mneme_desktop.ui.views.sheet_hit_points import (
     DamageTrackGroup,
@@ -58,7 +66,12 @@ from mneme_desktop.ui.views.sheet_identity import KIND_LABELS, IdentityGroup
 from mneme_desktop.ui.views.sheet_notes import NOTES_COMMIT_DELAY_MS, NotesGroup
 from mneme_desktop.ui.views.sheet_parts import SPACING, small_label
 from mneme_desktop.ui.views.sheet_portrait import sniff_image_type
-from mneme_desktop.ui.views.sheet_tables import ConditionsGroup, ItemTableGroup, skills_group
+from mneme_desktop.ui.views.sheet_tables import (
+    CataloguePicker,
+    ConditionsGroup,
+    ItemTableGroup,
+    skills_group,
+)
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
 _CTX = "CharacterSheet"
@@ -84,6 +97,8 @@ class CharacterSheetView(QWidget):
         self.armor_model = ArmorTableModel(document, parent=self)
         self.cover_model = CoverTableModel(document, parent=self)
         self.conditions_model = ConditionsTableModel(document, parent=self)
+        self.careers_model = CareersTableModel(document, parent=self)
+        self.equipment_model = EquipmentTableModel(document, parent=self)
         self.skills_proxy = QSortFilterProxyModel(self)
         self.skills_proxy.setObjectName("skillsProxy")
         self.skills_proxy.setSourceModel(self.skills_model)
@@ -106,6 +121,7 @@ class CharacterSheetView(QWidget):
         for model in self._models():
             model.set_character(character_id)
         self.identity.forget_typing()
+        self.background.forget_typing()
         self.clear_message()
         self.refresh()
         if changed:  # another character opens at the top of its sheet
@@ -126,8 +142,10 @@ class CharacterSheetView(QWidget):
         return self._updating
 
     def flush_pending_edits(self) -> None:
-        """Commit notes typed but not yet committed (call before saving or closing)."""
+        """Commit notes, species or age typed but not yet committed (call before saving or
+        closing)."""
         self.notes.flush()
+        self.background.flush()
 
     def show_message(self, text: str) -> None:
         """Explain a refusal in the sheet's message line."""
@@ -220,6 +238,8 @@ class CharacterSheetView(QWidget):
 
         self.identity = IdentityGroup(self)
         body_layout.addWidget(self.identity)
+        self.background = BackgroundGroup(self, self.careers_model)
+        body_layout.addWidget(self.background)
 
         middle = QHBoxLayout()
         middle.setSpacing(SPACING)
@@ -237,15 +257,23 @@ class CharacterSheetView(QWidget):
         self.weapons = ItemTableGroup(self, tr(_CTX, "Weapons"), "weapons", self.weapons_model,
                                       "weapon", (0, 8))
         body_layout.addWidget(self.weapons)
+        self.weapon_picker = CataloguePicker(self.weapons, CatalogueKind.WEAPONS)
         protection = QHBoxLayout()
         protection.setSpacing(SPACING)
         self.armor = ItemTableGroup(self, tr(_CTX,
                 "Armor"), "armor", self.armor_model, "armor", (0,))
         protection.addWidget(self.armor, 1)
+        self.armor_picker = CataloguePicker(self.armor, CatalogueKind.ARMOR)
         self.cover = ItemTableGroup(self, tr(_CTX, "Cover and shields"), "cover", self.cover_model,
                                     "cover", (0,))
         protection.addWidget(self.cover, 1)
         body_layout.addLayout(protection)
+        self.equipment = ItemTableGroup(self, tr(_CTX, "Equipment"), "equipment",
+                                        self.equipment_model, "item", (0, 4))
+        self.equipment_total_label = QLabel()
+        self.equipment_total_label.setObjectName("equipmentTotalLabel")
+        self.equipment.buttons.addWidget(self.equipment_total_label)
+        body_layout.addWidget(self.equipment)
         self.conditions = ConditionsGroup(self, self.conditions_model)
         body_layout.addWidget(self.conditions)
         self.notes = NotesGroup(self, self._document)
@@ -301,9 +329,24 @@ class CharacterSheetView(QWidget):
         self.condition_detail_edit = self.conditions.detail_edit
         self.add_condition_button = self.conditions.add_button
         self.remove_condition_button = self.conditions.remove_button
+        self.add_weapon_from_catalogue_button = self.weapon_picker.button
+        self.weapon_catalogue_combo = self.weapon_picker.combo
+        self.add_armor_from_catalogue_button = self.armor_picker.button
+        self.armor_catalogue_combo = self.armor_picker.combo
+        background = self.background
+        self.species_edit = background.species_edit
+        self.age_edit = background.age_edit
+        self.credits_spin = background.credits_spin
+        self.careers_view = background.careers.view
+        self.add_career_button = background.careers.add_button
+        self.remove_career_button = background.careers.remove_button
+        self.equipment_view = self.equipment.view
+        self.add_equipment_button = self.equipment.add_button
+        self.remove_equipment_button = self.equipment.remove_button
         self.delegates = {group.view.objectName(): group.delegate
                           for group in (self.skills, self.weapons, self.armor, self.cover,
-                                        self.conditions)}
+                                        self.conditions, self.background.careers,
+                                        self.equipment)}
 
         self.notes_edit = self.notes.notes_edit
         self.notes_timer = self.notes.timer
@@ -313,18 +356,22 @@ class CharacterSheetView(QWidget):
     def _connect(self) -> None:
         doc = self._document
         doc.changed.connect(self._document_changed)
-        for group in (self.identity, self.characteristics, self.hit_points, self.track,
-                      self.skills, self.weapons, self.armor, self.cover, self.conditions,
-                      self.notes):
+        for group in (self.identity, self.background, self.characteristics, self.hit_points,
+                      self.track, self.skills, self.weapons, self.armor, self.cover,
+                      self.equipment, self.conditions, self.notes, self.weapon_picker,
+                      self.armor_picker):
             group.connect_edits()
 
     def _models(self) -> tuple[CharacterItemsModel, ...]:
         return (self.skills_model, self.weapons_model, self.armor_model, self.cover_model,
-                self.conditions_model)
+                self.conditions_model, self.careers_model, self.equipment_model)
 
     # --- showing the document ------------------------------------------------------------------
 
     def _document_changed(self, summary: ChangeSummary) -> None:
+        if summary.catalogue_changed:
+            self.weapon_picker.reload()
+            self.armor_picker.reload()
         if summary.touches_sheet(self._character_id, self._document.campaign):
             self.refresh()
 
@@ -345,6 +392,9 @@ class CharacterSheetView(QWidget):
         try:
             self._show_title(character)
             self.identity.show_character(character)
+            self.background.show_character(character)
+            self.equipment_total_label.setText(
+                tr(_CTX, "Total mass: {0}").format(format_mass(total_mass(character)) or "0 kg"))
             self.characteristics.show_character(character)
             basis = self._document.threshold_basis
             track = character_track(character, basis)

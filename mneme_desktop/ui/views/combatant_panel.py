@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QListView, QListWidgetItem
+from PySide6.QtWidgets import QFormLayout, QListView, QListWidgetItem, QVBoxLayout
 
 from mneme_desktop.domain import Campaign, Character, ConditionKind, Encounter, Side
 from mneme_desktop.domain import combat as fight
@@ -20,10 +20,12 @@ from mneme_desktop.domain.roll_terms import survival_terms, terms_text
 from mneme_desktop.rules.actions import MINOR_ACTIONS_PER_ROUND, ActionOption, Load, MovementMode
 from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, CheckResult, success_chance
 from mneme_desktop.rules.healing import first_aid_difficulty
+from mneme_desktop.rules.movement import GridScale
 from mneme_desktop.rules.track import damage_track
 from mneme_desktop.rules.wounds import DYING_DIFFICULTY, MASSIVE_DAMAGE_DIFFICULTY, WoundState
 from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.roles import ID_ROLE, VALUE_ROLE
+from mneme_desktop.ui.views.aim_assist import AimAssist
 from mneme_desktop.ui.views.attack_text import format_percent
 from mneme_desktop.ui.views.combatant_panel_form import (
     CombatantPanelForm,
@@ -32,6 +34,7 @@ from mneme_desktop.ui.views.combatant_panel_form import (
     move_label,
     stance_label,
 )
+from mneme_desktop.ui.views.combatant_rolls import CombatantRollsBox
 
 if TYPE_CHECKING:
     from mneme_desktop.ui.views.encounter_view import EncounterView
@@ -72,6 +75,20 @@ class CombatantPanel(CombatantPanelForm):
         self._timing_for: tuple[str, tuple[str, ...]] | None = None
         self._build()
         self._connect()
+        # Initiative skill, grapple, support and what waits on the next roll.
+        self.rolls_box = CombatantRollsBox(view, self)
+        box_layout = self.layout()
+        assert isinstance(box_layout, QVBoxLayout)
+        box_layout.insertWidget(box_layout.indexOf(self.hp_bar) + 1, self.rolls_box)
+        self._body = (*self._body, self.rolls_box)
+        # Ballistic correction and the aim moved to a target in the same position.
+        self.aim_assist = AimAssist(view, self.aim_target_combo, self.aim_weapon_combo)
+        aim_form = self.aim_label.parentWidget().layout()
+        assert isinstance(aim_form, QFormLayout)
+        aim_row = next(row for row in range(aim_form.rowCount()) if (
+            item := aim_form.itemAt(row, QFormLayout.ItemRole.SpanningRole)) is not None
+            and item.widget() is self.aim_label)
+        aim_form.insertRow(aim_row + 1, self.aim_assist)
 
     def showEvent(self, event: QShowEvent) -> None:
         if self._dirty:
@@ -84,6 +101,7 @@ class CombatantPanel(CombatantPanelForm):
         """Each widget to the step it takes (the form itself knows no steps)."""
         self.side_combo.activated.connect(self._side_chosen)
         self.out_check.clicked.connect(self._out_toggled)
+        self.hidden_check.clicked.connect(self._hidden_toggled)
         self.hp_bar.damage_requested.connect(self._damage_requested)
         self.pips.action_chosen.connect(self.take_action)
         self.take_button.clicked.connect(
@@ -92,6 +110,7 @@ class CombatantPanel(CombatantPanelForm):
         self.aim_button.clicked.connect(self.aim)
         self.aim_weapon_combo.activated.connect(self._aim_weapon_chosen)
         self.stance_combo.activated.connect(self._stance_chosen)
+        self.movement_scale_combo.activated.connect(self._movement_scale_chosen)
         self.cover_combo.activated.connect(self._cover_chosen)
         for mode, button in self.move_buttons.items():
             button.clicked.connect(lambda _=False, m=mode: self.move_combatant(m))
@@ -170,40 +189,48 @@ class CombatantPanel(CombatantPanelForm):
             self.pips.set_subject(sheet.name)
             self.side_combo.setCurrentIndex(self.side_combo.findData(combatant.side))
             self.out_check.setChecked(combatant.out_of_fight)
+            self.hidden_check.setChecked(not combatant.revealed)
             track_key = (sheet.damage, status.hp, status.thresholds)
             if track_key != self._track_key:
                 self._track_key = track_key
                 self.hp_bar.set_track(damage_track(sheet.damage, status.hp,
                                                    status.thresholds))
             self.pips.set_spent(combatant.actions_spent)
+            self.rolls_box.show_combatant(campaign, encounter, combatant)
             left = MINOR_ACTIONS_PER_ROUND - combatant.actions_spent
             self.pips_label.setText((tr(_CTX, "{0} minor action left") if left == 1
                                      else tr(_CTX, "{0} minor actions left")).format(left))
             self._fill_others(encounter, campaign, combatant)
             self._show_aim(encounter, campaign, combatant)
+            self.aim_assist.show_combatant(campaign, encounter, combatant)
             self.stance_combo.setCurrentIndex(self.stance_combo.findData(combatant.stance))
             self.cover_combo.setCurrentIndex(self.cover_combo.findData(combatant.cover))
             self._show_movement(campaign, combatant)
             self._show_task(campaign, encounter, combatant)
             self._show_conditions(sheet, status)
             dying = status.state is WoundState.DYING
-            self._show_survival_odds(sheet, dying)
+            # Over HP means dying: only then can a massive-damage roll wait (a log scan).
+            massive_due = dying and fight.massive_roll_due(encounter, combatant.id)
+            self._show_survival_odds(sheet, dying and not massive_due)
             self.dying_button.setEnabled(dying)
             self.dying_button.setText(tr(_CTX, "Dying roll (due)") if status.dying_roll_due
                                       else tr(_CTX, "Dying roll"))
+            self.massive_button.setText(tr(_CTX, "Massive damage (due)") if massive_due
+                                        else tr(_CTX, "Massive damage"))
         finally:
             for widget in widgets:
                 widget.blockSignals(False)
 
 
     def _show_survival_odds(self, sheet: Character, dying: bool) -> None:
-        """'Dying roll: 2d6 DM -8 vs 4 survives 1/36 (2.78%)' on the line under the buttons
-        and in the buttons' tooltips, computed from the sheet as it is now."""
+        """'Dying roll: 2d6 DM -8 vs 4 survives 2.78% (1/36)' on the line under the buttons
+        (the massive-damage roll's when one is due or the character is not dying) and in the
+        buttons' tooltips: the exact chance before the roll, from the sheet as it is now."""
         terms = survival_terms(sheet)
         modifier = sum(term.value for term in terms)
         breakdown = terms_text(terms)
-        dying_odds = format_percent(success_chance(modifier, DYING_DIFFICULTY))
-        massive_odds = format_percent(success_chance(modifier, MASSIVE_DAMAGE_DIFFICULTY))
+        dying_odds = format_percent(fight.survival_chance(sheet, dying=True))
+        massive_odds = format_percent(fight.survival_chance(sheet, dying=False))
         dm = f"{modifier:+d}"
         dying_text = tr(_CTX, "Dying roll: 2d6 DM {0} vs {1} survives {2}").format(
             dm, DYING_DIFFICULTY, dying_odds)
@@ -280,8 +307,11 @@ class CombatantPanel(CombatantPanelForm):
 
     def _show_movement(self, campaign: Campaign, combatant: Any) -> None:
         sheet = campaign.combatant_character(combatant)
+        encounter = self._view.encounter()
+        scale = encounter.movement_scale if encounter is not None else GridScale.FINE
+        self.movement_scale_combo.setCurrentIndex(self.movement_scale_combo.findData(scale))
         parts = []
-        for mode, spaces, metres in fight.movement_options(campaign, combatant):
+        for mode, spaces, metres in fight.movement_options(campaign, combatant, scale):
             button = self.move_buttons[mode]
             kind = mode.action_kind
             label = move_label(mode)
@@ -297,10 +327,10 @@ class CombatantPanel(CombatantPanelForm):
                     label, spaces, shown, kind.label, kind.cost))
         self.movement_label.setText(
             " · ".join(parts) + "\n" + tr(
-                _CTX, "{0} load, {1} (Ch.6 movement table, 1.5 m spaces)").format(
+                _CTX, "{0} load, {1} (Ch.6 movement table, {2} m spaces)").format(
                 tr(_CTX, _LOADS[sheet.load]) if sheet.load in _LOADS
                 else sheet.load.value.capitalize(),
-                stance_label(combatant.stance).lower()))
+                stance_label(combatant.stance).lower(), scale.value))
 
     def _show_task(self, campaign: Campaign, encounter: Encounter, combatant: Any) -> None:
         task = combatant.extended_task
@@ -569,6 +599,16 @@ class CombatantPanel(CombatantPanelForm):
         weapon = chosen if chosen >= 0 else None
         return self._run(lambda c, e: fight.aim_patch(c, e, combatant_id, target_id, weapon))
 
+    def _movement_scale_chosen(self) -> None:
+        """The encounter's movement scale, one step; a refusal puts the combo back."""
+        scale = self.movement_scale_combo.currentData()
+        encounter = self._view.encounter()
+        if encounter is not None and scale is encounter.movement_scale:
+            return
+        if not isinstance(scale, GridScale) or not self._run(
+                lambda c, e: fight.movement_scale_patch(c, e, scale)):
+            self.refresh()
+
     def move_combatant(self, mode: MovementMode) -> bool:
         """Not ``move``: that is QWidget.move, which Qt and layouts call with a point."""
         combatant_id = self._id()
@@ -583,6 +623,13 @@ class CombatantPanel(CombatantPanelForm):
         combatant_id = self._id()
         if not self._run(lambda c, e: fight.set_out_of_fight_patch(c, e, combatant_id,
                                                                     checked)):
+            self.refresh()
+
+    def _hidden_toggled(self, hidden: bool) -> None:
+        """Keep the combatant off the player display until the players meet them."""
+        combatant_id = self._id()
+        if not self._run(lambda c, e: fight.set_revealed_patch(c, e, combatant_id,
+                                                                not hidden)):
             self.refresh()
 
     def _damage_requested(self, value: int, merge: bool) -> None:

@@ -34,10 +34,12 @@ from mneme_desktop.rules.actions import (
     Stance,
 )
 from mneme_desktop.rules.checks import CoverLevel
+from mneme_desktop.rules.movement import GridScale
 from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.action_catalog_model import ActionCatalogModel
 from mneme_desktop.ui.models.side_marks import SIDE_COLORS
 from mneme_desktop.ui.widgets.action_pips import ActionPips
+from mneme_desktop.ui.widgets.difficulty_picker import DifficultyPicker
 from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
 from mneme_desktop.ui.widgets.narrow import shrink_lists
 from mneme_desktop.ui.widgets.status_line import StatusLine
@@ -119,6 +121,10 @@ class CombatantPanelForm(QWidget):
         self.out_check.setToolTip(tr(_CTX, "Fled, surrendered or otherwise out of the fight: "
                                            "leaves the turn order"))
         header.addWidget(self.out_check)
+        self.hidden_check = QCheckBox(tr(_CTX, "Hidden"), objectName="hidden_from_players")
+        self.hidden_check.setToolTip(tr(_CTX, "Not yet revealed: the player display leaves "
+                                              "them out (name, row and attacks)"))
+        header.addWidget(self.hidden_check)
         layout.addLayout(header)
         self.hp_bar = HpThresholdBar()
         self.hp_bar.setObjectName("combatant_hp")
@@ -206,6 +212,16 @@ class CombatantPanelForm(QWidget):
             button = QPushButton(move_label(mode), objectName=f"move_{mode.value}")
             self.move_buttons[mode] = button
             row.addWidget(button)
+        self.movement_scale_combo = QComboBox(objectName="movement_scale")
+        for scale in GridScale:
+            self.movement_scale_combo.addItem(tr(_CTX, "{0} m spaces").format(scale.value),
+                                              scale)
+        self.movement_scale_combo.setAccessibleName(tr(_CTX, "Movement scale of this "
+                                                             "encounter"))
+        self.movement_scale_combo.setToolTip(tr(_CTX, "The movement table's spaces for the "
+                                                      "whole encounter (Ch.6): 1.5 m for a "
+                                                      "person's grid, 4.5 m for a wider map"))
+        row.addWidget(self.movement_scale_combo)
         pform.addRow(row)
         layout.addWidget(position)
 
@@ -316,15 +332,16 @@ class CombatantPanelForm(QWidget):
         self.timing_dm_spin = QSpinBox(objectName="task_timing_dm", minimum=-15, maximum=15)
         self.timing_dm_spin.setPrefix(tr(_CTX, "DM "))
         self.timing_dm_spin.setAccessibleName(tr(_CTX, "Timing check DM"))
-        self.timing_difficulty_spin = QSpinBox(objectName="task_timing_difficulty",
-                                               minimum=2, maximum=20, value=8)
-        self.timing_difficulty_spin.setPrefix(tr(_CTX, "vs "))
+        self.timing_difficulty_picker = DifficultyPicker("task_timing_difficulty",
+                                                         "task_timing_difficulty_name")
+        self.timing_difficulty_spin = self.timing_difficulty_picker.spin
         self.timing_difficulty_spin.setAccessibleName(tr(_CTX, "Timing check difficulty"))
         row.addWidget(self.timing_skill_combo, 1)
         row.addWidget(self.timing_dm_spin)
-        row.addWidget(self.timing_difficulty_spin)
         self._timing_row_check = start.rowCount()
         start.addRow(tr(_CTX, "Check"), row)
+        self._timing_row_difficulty = start.rowCount()
+        start.addRow(tr(_CTX, "Difficulty"), self.timing_difficulty_picker)
         row = QHBoxLayout()
         self.timing_dice_edit = QLineEdit(objectName="task_timing_dice")
         self.timing_dice_edit.setPlaceholderText(tr(_CTX, "table dice (empty: roll)"))
@@ -353,21 +370,26 @@ class CombatantPanelForm(QWidget):
         self.work_dm_spin = QSpinBox(objectName="task_dm", minimum=-15, maximum=15)
         self.work_dm_spin.setPrefix(tr(_CTX, "DM "))
         self.work_dm_spin.setAccessibleName(tr(_CTX, "Task roll DM"))
-        self.work_difficulty_spin = QSpinBox(objectName="task_difficulty", minimum=2,
-                                             maximum=20, value=8)
-        self.work_difficulty_spin.setPrefix(tr(_CTX, "vs "))
+        self.work_difficulty_picker = DifficultyPicker("task_difficulty",
+                                                       "task_difficulty_name")
+        self.work_difficulty_spin = self.work_difficulty_picker.spin
         self.work_difficulty_spin.setAccessibleName(tr(_CTX, "Task difficulty"))
         self.work_dice_edit = QLineEdit(objectName="task_dice")
         self.work_dice_edit.setPlaceholderText(tr(_CTX, "table dice"))
         self.work_dice_edit.setAccessibleName(tr(_CTX, "Task dice rolled at the table"))
         row.addWidget(self.work_dm_spin)
-        row.addWidget(self.work_difficulty_spin)
         row.addWidget(self.work_dice_edit, 1)
         work.addRow(row)
+        work.addRow(tr(_CTX, "Difficulty"), self.work_difficulty_picker)
         row = QHBoxLayout()
         self.work_roll_button = QPushButton(tr(_CTX, "Roll this round"), objectName="task_roll")
         self.work_roll_button.setToolTip(tr(_CTX, "A full action: the Success Effect shortens "
-                                                  "what is left, a Fail Effect loses progress"))
+                                                  "what is left, a Fail Effect loses progress. "
+                                                  "First aid too: Ch.7 calls performing it a "
+                                                  "significant action, but \"a character "
+                                                  "engaging in an extended action cannot do "
+                                                  "anything else\" (Ch.6), so each round worked "
+                                                  "takes all three minor actions"))
         self.work_dice_button = QPushButton(tr(_CTX, "Use dice"), objectName="task_use_dice")
         self.abort_button = QPushButton(tr(_CTX, "Abort"), objectName="task_abort")
         row.addWidget(self.work_roll_button)
@@ -378,7 +400,8 @@ class CombatantPanelForm(QWidget):
         layout.addWidget(task)
         layout.addStretch(1)
         # Hidden while no combatant is chosen, so nothing of the last one shows.
-        self._body: tuple[QWidget, ...] = (self.side_combo, self.out_check, self.hp_bar,
+        self._body: tuple[QWidget, ...] = (self.side_combo, self.out_check,
+                                           self.hidden_check, self.hp_bar,
                                            actions, position, conditions, task)
         self.show_timing_rows(TimingMode.TYPED)
         self._fit_narrow_panel()
@@ -392,6 +415,7 @@ class CombatantPanelForm(QWidget):
         form.setRowVisible(self._timing_row_median, timed)
         form.setRowVisible(self._timing_row_effect, mode is TimingMode.EFFECT)
         form.setRowVisible(self._timing_row_check, mode is TimingMode.ROLL)
+        form.setRowVisible(self._timing_row_difficulty, mode is TimingMode.ROLL)
         form.setRowVisible(self._timing_row_dice, mode is TimingMode.ROLL)
         form.setRowVisible(self._timing_row_label, timed)
 

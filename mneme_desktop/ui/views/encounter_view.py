@@ -39,6 +39,9 @@ from PySide6.QtWidgets import (
 from mneme_desktop.domain import Campaign, Encounter, Side
 from mneme_desktop.domain import combat as fight
 from mneme_desktop.domain.combat import EncounterPatch
+from mneme_desktop.domain.combat.attack_things import crew_weapons
+from mneme_desktop.domain.combat.tactics import tactics_check_patch
+from mneme_desktop.domain.combat.thing_turns import acting_crew, current_slot
 from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.storage.atomic import atomic_write
 from mneme_desktop.ui.commands import push_patch
@@ -52,6 +55,7 @@ from mneme_desktop.ui.models.encounter_log_model import EncounterLogModel
 from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
 from mneme_desktop.ui.views.attack_resolver import AttackResolver
 from mneme_desktop.ui.views.combatant_panel import CombatantPanel
+from mneme_desktop.ui.views.encounter_things import EncounterThingsPanel
 from mneme_desktop.ui.views.turn_order_delegate import TurnOrderDelegate
 from mneme_desktop.ui.widgets.fill_column import FillColumn, header_width
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
@@ -194,6 +198,12 @@ class EncounterView(QWidget):
                                           tr(_CTX, "Remove the selected combatants"))
         self.attack_action = self._action(tr(_CTX, "Attack"), lambda: self.show_attack(), "A",
                                           tr(_CTX, "Open the attack resolver for whose turn it is"))
+        self.hide_action = self._action(
+            tr(_CTX, "Hide from players"), lambda: self.set_selected_revealed(False), None,
+            tr(_CTX, "Keep the selected combatants off the player display"), "hide_from_players")
+        self.reveal_action = self._action(
+            tr(_CTX, "Reveal to players"), lambda: self.set_selected_revealed(True), None,
+            tr(_CTX, "Show the selected combatants on the player display"), "reveal_to_players")
         for action in (self.start_action, self.previous_action, self.next_action,
                        self.delay_action, self.end_round_action, self.end_action):
             self.toolbar.addAction(action)
@@ -246,6 +256,9 @@ class EncounterView(QWidget):
         header_view.resizeSection(TurnOrderModel.COL_TASK,
                                   header_width(self.turn_view, TurnOrderModel.COL_TASK))
         self._name_column = FillColumn(self.turn_view, TurnOrderModel.COL_NAME, int(10 * em))
+        # Right-click: what the player display may show of the selected rows.
+        self.turn_view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.turn_view.addActions([self.hide_action, self.reveal_action])
         self.turn_view.setToolTip(tr(_CTX, "Double-click (or F2) an initiative to type a value "
                                            "or the two dice rolled at the table"))
         left.addWidget(self.turn_view)
@@ -303,6 +316,8 @@ class EncounterView(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tabs.addTab(scroll, tr(_CTX, "Combatant"))
         self.tabs.addTab(self.resolver, tr(_CTX, "Attack"))
+        self.things_panel = EncounterThingsPanel(self)
+        self.tabs.addTab(self.things_panel, tr(_CTX, "Things"))
         # The panel never scrolls sideways, so the tabs must be at least as wide as it needs.
         scrollbar = scroll.verticalScrollBar().sizeHint().width()
         self.tabs.setMinimumWidth(max(int(30 * em),
@@ -357,6 +372,7 @@ class EncounterView(QWidget):
         self.turn_model.set_encounter(encounter_id)
         self.log_model.set_encounter(encounter_id)
         self.resolver.set_encounter(encounter_id)
+        self.things_panel.set_encounter(encounter_id)
         self.show_message("")
         self._last_current = None
         self._fill_people()
@@ -364,7 +380,7 @@ class EncounterView(QWidget):
         encounter = self.encounter()
         if encounter is not None and self.turn_model.current_row() < 0 and \
                 self.turn_model.rowCount():
-            self.select_combatant(self.turn_model.combatant_id(0) or "")
+            self.select_combatant(self.turn_model.row_id(0) or "")
 
     def _document_changed(self, summary: ChangeSummary) -> None:
         if self._encounter_id is None:
@@ -398,12 +414,15 @@ class EncounterView(QWidget):
             self.turn_label.setText("")
         else:
             self.round_label.setText(tr(_CTX, "Round {0}").format(encounter.round))
-            if current is not None:
-                name = self.document.campaign.combatant_character(current).name
-                order = encounter.initiative_order()
+            row = self.turn_model.current_row()  # a crewed vehicle's turn has its own row
+            if current is not None and row >= 0:
+                name = self.turn_model.index(row, TurnOrderModel.COL_NAME).data(
+                    Qt.ItemDataRole.DisplayRole)
                 set_rich_text(self.turn_label, tr(_CTX, "Turn: <b>{}</b> ({} of {})"), name,
-                              order.index(current) + 1, len(order))
-        current_id = current.id if current is not None else None
+                              row + 1, self.turn_model.rowCount())
+        # The current row's id: a crewed vehicle's in its turn, else the combatant's.
+        current_id = self.turn_model.row_id(self.turn_model.current_row()) \
+            if current is not None else None
         self._panel_refresh.stop()
         shown = self.panel.combatant_id
         if current_id != self._last_current:
@@ -454,7 +473,8 @@ class EncounterView(QWidget):
         self.turn_view.scrollTo(index)
 
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        combatant_id = self.turn_model.combatant_id(current.row()) if current.isValid() else None
+        # A crewed vehicle's row shows the crew member who acts first in its turn.
+        combatant_id = self.turn_model.acting_id(current.row()) if current.isValid() else None
         if combatant_id != self.panel.combatant_id:
             self.panel.set_combatant(combatant_id)
 
@@ -540,12 +560,23 @@ class EncounterView(QWidget):
             self.select_combatant(combatant_id)
         return done
 
-    def add_adversaries(self, template_id: str, count: int, side: Side = Side.ENEMIES) -> bool:
+    def add_adversaries(self, template_id: str, count: int, side: Side = Side.ENEMIES,
+                        revealed: bool = True) -> bool:
         template = self.document.campaign.find_template(template_id)
         if template is None:
             self.show_message(tr(_CTX, "That template is no longer in the library"))
             return False
-        return self.run(lambda c, e: fight.add_adversaries_patch(c, e, template, count, side))
+        return self.run(lambda c, e: fight.add_adversaries_patch(c, e, template, count, side,
+                                                                 revealed))
+
+    def set_selected_revealed(self, revealed: bool) -> bool:
+        """Hide the selected combatants from the player display, or reveal them (the turn
+        order's context menu): one undo step however many are selected."""
+        ids = self.selected_combatant_ids()
+        if not ids:
+            self.show_message(tr(_CTX, "Select the combatants to hide or reveal"))
+            return False
+        return self.run(lambda c, e: fight.set_revealed_many_patch(c, e, ids, revealed))
 
     def add_characters(self, character_ids: list[str], side: Side = Side.PLAYERS) -> bool:
         return self.run(lambda c, e: fight.add_characters_patch(c, e, character_ids, side))
@@ -559,20 +590,41 @@ class EncounterView(QWidget):
 
     def show_attack(self, attacker_id: str | None = None, defend: bool = False) -> None:
         """Switch to the resolver: the attacker is whose turn it is (or ``attacker_id``);
-        a different selected row becomes the target."""
+        a different selected row becomes the target. In a crewed vehicle's turn the
+        attacker is the crew member who acts first, with the vehicle's first weapon."""
         encounter = self.encounter()
         if encounter is None:
             return
         current = encounter.current_combatant
         selected = self.selected_combatant_id()
         attacker = attacker_id or (current.id if current is not None else selected)
+        weapon = self._vehicle_weapon(encounter) if attacker_id is None else None
+        if weapon is not None:
+            attacker = weapon[0]
         self.resolver.set_attacker(attacker)
+        if weapon is not None and weapon[1] is not None:
+            self.resolver.set_weapon(weapon[1])
         mode = self.resolver.mode_combo
         mode.setCurrentIndex(1 if defend else 0)
         if selected is not None and selected != attacker:
             self.resolver.suggest_target(selected)  # only an opponent who can act
         self.tabs.setCurrentIndex(1)
         self.resolver.targets_view.setFocus()
+
+    def _vehicle_weapon(self, encounter: Encounter) -> tuple[str, int | None] | None:
+        """In a crewed vehicle's turn: the crew member who fires and the place of the
+        vehicle's first weapon in their list (None: it has none); else None."""
+        campaign = self.document.campaign
+        slot = current_slot(campaign, encounter)
+        if slot is None or slot.vehicle is None:
+            return None
+        crew = acting_crew(campaign, slot.vehicle)
+        sheet = campaign.combatant_character(crew)
+        thing_id = slot.vehicle.thing.id
+        place = next((i for i, (vehicle, _) in enumerate(crew_weapons(campaign, encounter,
+                                                                       sheet.id))
+                      if vehicle.id == thing_id), None)
+        return crew.id, None if place is None else len(sheet.weapons) + place
 
     # --- dialogs -----------------------------------------------------------------------
 
@@ -584,7 +636,9 @@ class EncounterView(QWidget):
         skills = sorted({skill.label for c in encounter.combatants
                          for skill in campaign.combatant_character(c).skills}
                         | {"Recon", "Tactics"})
-        dialog = InitiativeDialog(skills, self)
+        own = [(campaign.combatant_character(c).name, c.initiative_skill or "")
+               for c in encounter.initiative_order() if c.initiative_skill]
+        dialog = InitiativeDialog(skills, self, own)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.initiative_dialog = dialog
 
@@ -620,8 +674,9 @@ class EncounterView(QWidget):
                 self.show_message(str(exc))
                 return
             units = dialog.unit_ids()
-            self.run(lambda c, e: fight.tactics_patch(c, e, leader, difficulty, source, units,
-                                                      modifier))
+            use, changed = dialog.use, dialog.changed_check.isChecked()
+            self.run(lambda c, e: tactics_check_patch(c, e, leader, difficulty, source, units,
+                                                      modifier, use, changed))
 
         dialog.accepted.connect(accepted)
         dialog.open()
@@ -638,7 +693,7 @@ class EncounterView(QWidget):
         self.adversaries_dialog = dialog
         dialog.accepted.connect(lambda: self.add_adversaries(
             str(dialog.template_combo.currentData()), dialog.count_spin.value(),
-            Side(dialog.side_combo.currentData())))
+            Side(dialog.side_combo.currentData()), not dialog.hidden_check.isChecked()))
         dialog.open()
         return dialog
 

@@ -12,19 +12,20 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout
 
 from mneme_desktop.domain import Character, ConditionKind
+from mneme_desktop.rules.box_chart import ChartStyle
 from mneme_desktop.rules.track import DamageTrack, damage_track
 from mneme_desktop.rules.wounds import ThresholdBasis, wound_effects
 from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.sheet_models import format_modifier
 from mneme_desktop.ui.views.sheet_parts import SPACING, SheetEditor, label_buddies, small_label
 from mneme_desktop.ui.widgets.bounded_spin import BoundedSpinBox
-from mneme_desktop.ui.widgets.box_chart import DamageBoxChart
+from mneme_desktop.ui.widgets.box_chart import ChartStyleCombo, DamageBoxChart
 from mneme_desktop.ui.widgets.hp_bar import HpThresholdBar
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 
 _CTX = "SheetHitPoints"
 
-__all__ = ["DamageTrackGroup", "HitPointsGroup", "character_track"]
+__all__ = ["DamageTrackGroup", "HitPointsGroup", "character_track", "chart_hint"]
 
 
 class HitPointsGroup(QGroupBox):
@@ -134,15 +135,27 @@ class DamageTrackGroup(QGroupBox):
         row = QHBoxLayout()
         row.setSpacing(SPACING * 2)
         row.addWidget(self.box_chart, 0, Qt.AlignmentFlag.AlignTop)
-        hint = small_label(
-            tr(_CTX, "Click or drag on the bar or the boxes to set the damage taken, or focus "
-                     "either and use + and − (Page Up and Page Down move a whole penalty step, "
-                     "Home heals all). Each click, key press or drag is one undo step.\n\nEvery 3 "
-                     "damage is one row of boxes and -1 to all rolls.")
-        )
-        hint.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        row.addWidget(hint, 1)
+        side = QVBoxLayout()
+        side.setSpacing(SPACING // 2)
+        self.chart_view_combo = ChartStyleCombo(self.box_chart)
+        self.chart_view_combo.setObjectName("boxChartView")
+        view_row = QFormLayout()
+        view_row.addRow(tr(_CTX, "Bo&x chart:"), self.chart_view_combo)
+        label_buddies(view_row)
+        side.addLayout(view_row)
+        self.chart_hint = small_label("")
+        self.chart_hint.setObjectName("boxChartHint")
+        self.chart_hint.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        side.addWidget(self.chart_hint)
+        side.addStretch(1)
+        row.addLayout(side, 1)
         layout.addLayout(row)
+        self.chart_view_combo.currentIndexChanged.connect(self._show_chart_hint)
+        self._show_chart_hint()
+
+    def _show_chart_hint(self, *_: object) -> None:
+        """How to use the chart, in the view shown."""
+        self.chart_hint.setText(chart_hint(self.chart_view_combo.chart_style()))
 
     def connect_edits(self) -> None:
         """Make the bar and the chart edit the character (after the sheet connected the
@@ -168,6 +181,22 @@ class DamageTrackGroup(QGroupBox):
         self._editor.commit(tr(_CTX, "Set damage to {0}").format(
                 value), lambda c: setattr(c, "damage", value),
                             key)
+
+
+def chart_hint(style: ChartStyle) -> str:
+    """The hint beside a box chart (the character sheet's and a thing's): how to set damage,
+    and how the boxes in ``style`` count."""
+    how = tr(_CTX, "Click or drag on the bar or the boxes to set the damage taken, or focus "
+                   "either and use + and − (Page Up and Page Down move a whole penalty step, "
+                   "Home heals all). Each click, key press or drag is one undo step.")
+    if style is ChartStyle.MEGATRAVELLER:
+        rows = tr(_CTX, "The MegaTraveller record: HP/6 rounded up six-box columns, the boxes "
+                        "of the last column that HP does not reach crossed off in grey. Each "
+                        "row is labelled with the wound penalty while it fills (-1 to all "
+                        "rolls for every 3 damage).")
+    else:
+        rows = tr(_CTX, "Every 3 damage is one row of boxes and -1 to all rolls.")
+    return f"{how}\n\n{rows}"
 
 
 def character_track(character: Character, basis: ThresholdBasis) -> DamageTrack:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QItemSelectionModel, QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QCompleter,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -23,7 +24,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from mneme_desktop.domain import ConditionKind
+from mneme_desktop.domain import Armor, ConditionKind, Weapon
+from mneme_desktop.domain.catalogue import CatalogueKind
 from mneme_desktop.rules.checks import UNSKILLED
 from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.sheet_models import (
@@ -36,7 +38,7 @@ from mneme_desktop.ui.widgets.delegates import SheetItemDelegate
 
 _CTX = "SheetTables"
 
-__all__ = ["ConditionsGroup", "ItemTableGroup", "skills_group"]
+__all__ = ["CataloguePicker", "ConditionsGroup", "ItemTableGroup", "skills_group"]
 
 _MAX_TABLE_ROWS = 12
 
@@ -120,6 +122,7 @@ class ItemTableGroup(QGroupBox):
                  proxy: QSortFilterProxyModel | None = None) -> None:
         super().__init__(title)
         self._editor = editor
+        self.editor = editor
         self.model = model
         self.proxy = proxy
         self.view = _sheet_table(f"{object_name}View")
@@ -175,6 +178,85 @@ class ItemTableGroup(QGroupBox):
         )
         view.scrollTo(index)
         view.edit(index)
+
+
+def _entry_summary(entry: Weapon | Armor) -> str:
+    if isinstance(entry, Weapon):
+        parts = [entry.damage, tr(_CTX, "RoA {0}").format(entry.rate_of_attack),
+                 entry.range_class.label]
+        if entry.thrown is not None:
+            parts.append(tr(_CTX, "thrown {0}").format(format(entry.thrown.normalize(), "f")))
+        if entry.skill:
+            parts.append(entry.skill)
+        return ", ".join(parts)
+    return tr(_CTX, "{0}AR {1}").format(entry.scale.prefix, entry.rating)
+
+
+class CataloguePicker:
+    """"Add from catalogue": a weapon or armor chosen by name (typing any part of it finds
+    it) and added with every column filled, as one undo step."""
+
+    def __init__(self, group: ItemTableGroup, kind: CatalogueKind) -> None:
+        self._group = group
+        self.kind = kind
+        noun = "Weapon" if kind is CatalogueKind.WEAPONS else "Armor"
+        self.combo = QComboBox()
+        self.combo.setObjectName(f"catalogue{noun}Combo")
+        self.combo.setEditable(True)
+        self.combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.combo.setMinimumContentsLength(14)
+        self.combo.setToolTip(tr(_CTX, "Type any part of a name, or open the list"))
+        line = self.combo.lineEdit()
+        assert line is not None  # an editable combo box has one
+        self.line_edit = line
+        line.setPlaceholderText(tr(_CTX, "from the catalogue"))
+        completer = QCompleter(self.combo.model(), self.combo)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        self.combo.setCompleter(completer)
+        self.button = QPushButton(tr(_CTX, "Add from catalogue"))
+        self.button.setObjectName(f"addCatalogue{noun}Button")
+        group.buttons.insertWidget(2, self.combo)
+        group.buttons.insertWidget(3, self.button)
+        self.reload()
+
+    def connect_edits(self) -> None:
+        self.button.clicked.connect(self.add_chosen)
+        self.line_edit.returnPressed.connect(self.add_chosen)
+
+    def reload(self) -> None:
+        """Show the catalogue's entries again (the campaign's own entries changed)."""
+        text = self.combo.currentText()
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        for entry in self._group.model.catalogue().entries(self.kind):
+            assert isinstance(entry, Weapon | Armor)
+            self.combo.addItem(entry.name)
+            self.combo.setItemData(self.combo.count() - 1, _entry_summary(entry),
+                                   Qt.ItemDataRole.ToolTipRole)
+        self.combo.setCurrentIndex(-1)
+        self.combo.setEditText(text)
+        self.combo.blockSignals(False)
+
+    def add_chosen(self) -> int | None:
+        """Add a copy of the entry named in the box; its row, or None (and why, said)."""
+        name = self.combo.currentText().strip()
+        catalogue = self._group.model.catalogue()
+        entry = (catalogue.weapon(name) if self.kind is CatalogueKind.WEAPONS
+                 else catalogue.armor_named(name)) if name else None
+        if entry is None:
+            what = tr(_CTX, "weapon") if self.kind is CatalogueKind.WEAPONS else tr(_CTX, "armor")
+            self._group.editor.show_message(
+                tr(_CTX, "Choose a {0} from the catalogue first.").format(what) if not name else
+                tr(_CTX, "No {0} called “{1}” in the catalogue: pick one from the list, or add "
+                         "it under Campaign > Catalogue….").format(what, name))
+            return None
+        row = self._group.model.add_item(entry.model_copy(deep=True))
+        if row is not None:
+            self.combo.setEditText("")
+            self._group.editor.clear_message()
+        return row
 
 
 def skills_group(editor: SheetEditor, model: CharacterItemsModel,

@@ -130,6 +130,8 @@ class TurnOrderDelegate(QStyledItemDelegate):
             return
         height = min(rect.height() - 8, option.fontMetrics.height() * 0.9)
         text_width = self._hp_text_width(option)
+        if len(text) > 6:  # a vehicle's "7/20 DHP": the bar gives way to its scale
+            text_width = max(text_width, option.fontMetrics.horizontalAdvance(text) + 6)
         bar = QRectF(rect.left(), rect.center().y() - height / 2,
                      max(10.0, rect.width() - text_width), height).toAlignedRect()
         painter.drawPixmap(bar.topLeft(), self._bar(value, bar.size(), option, ratio))

@@ -21,9 +21,10 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent, QValidator
+from PySide6.QtGui import QKeyEvent, QStandardItem, QStandardItemModel, QValidator
 from PySide6.QtWidgets import (
     QComboBox,
+    QCompleter,
     QLineEdit,
     QSpinBox,
     QStyledItemDelegate,
@@ -45,6 +46,7 @@ __all__ = [
     "EditorKind",
     "EditorSpec",
     "SheetItemDelegate",
+    "choice_completer",
     "dice_problem",
 ]
 
@@ -69,6 +71,29 @@ class EditorSpec:
     maximum: int = 0
     max_length: int = 0
     placeholder: str = ""
+
+
+COMPLETION_VALUE_ROLE = int(Qt.ItemDataRole.UserRole) + 1
+"""In a completer's list: the text a choice puts in the field (it shows more)."""
+
+
+def choice_completer(choices: list[tuple[str, str]], parent: QObject) -> QCompleter:
+    """A completer over ``(shown, inserted)`` pairs: typing any part of a name lists the
+    matches, case-insensitively; choosing one puts its inserted text in the field."""
+    model = QStandardItemModel(parent)
+    for shown, inserted in choices:
+        item = QStandardItem(shown)
+        item.setData(inserted, COMPLETION_VALUE_ROLE)
+        item.setEditable(False)
+        model.appendRow(item)
+    completer = QCompleter(model, parent)
+    completer.setObjectName("choiceCompleter")
+    completer.setCompletionRole(COMPLETION_VALUE_ROLE)
+    completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    completer.setFilterMode(Qt.MatchFlag.MatchContains)
+    completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+    completer.setMaxVisibleItems(12)
+    return completer
 
 
 def dice_problem(text: str) -> str:
@@ -179,6 +204,9 @@ class SheetItemDelegate(QStyledItemDelegate):
                 line.setMaxLength(spec.max_length)
             if spec.placeholder:
                 line.setPlaceholderText(tr("SheetModels", spec.placeholder))
+            choices = index.data(CHOICES_ROLE)
+            if choices:  # a pick list: the catalogue's skills, the character's own
+                line.setCompleter(choice_completer(list(choices), line))
             editor = line
         editor.setObjectName(f"{spec.kind.value}CellEditor")
         return editor
