@@ -609,6 +609,19 @@ def _salt_well(pcs: dict[str, Character], library: dict[str, AdversaryTemplate])
             modifier=2,
             difficulty=11,
             effect=-4,
+            text="Defend with the shield against the gunner's burst: defence fails.",
+        ),
+        # The harm of a failed defence is the attacker's line, as the resolver writes it
+        # (one line with the damage on the defender's would count it as dealt by her).
+        EncounterLogEntry(
+            id=_id("log-well-2-fire"),
+            round=1,
+            at=start.advance(seconds=2),
+            actor="Raider Gunner 1: Automatic Rifle",
+            action="Return fire",
+            target_id=ids["ilse"],
+            target="Ilse Brandt",
+            effect=-4,
             damage=[10, 2],
             state_changes=[
                 "Shield: takes 2 damage rolls (5 damage)",

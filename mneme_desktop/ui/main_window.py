@@ -857,6 +857,9 @@ class MainWindow(QMainWindow):
                 self.stack.healing().set_characters(injured)
         else:
             self.show_page(Page.SHEET)
+        # "Opened /tmp/.../Sample Campaign.mneme" is the maker's folder, not the product:
+        # the README's pictures showed it in the status bar.
+        self.statusBar().clearMessage()
         app = QApplication.instance()
         if app is not None:
             for _ in range(3):

@@ -72,8 +72,9 @@ def light_palette() -> QPalette:
 
 
 class DarkIndicatorStyle(QProxyStyle):
-    """Fusion, with check boxes bordered in :data:`INDICATOR_BORDER_ROLE`: Fusion borders
-    them in the Window colour darkened, which on a dark Base is no border at all."""
+    """Fusion, with check boxes and radio buttons bordered in :data:`INDICATOR_BORDER_ROLE`:
+    Fusion borders them in the Window colour darkened, which on a dark Base is no border at
+    all."""
 
     def __init__(self) -> None:
         super().__init__(QStyleFactory.create("Fusion"))
@@ -81,14 +82,18 @@ class DarkIndicatorStyle(QProxyStyle):
     def drawPrimitive(self, element: QStyle.PrimitiveElement, option: QStyleOption,
                       painter: QPainter, widget: QWidget | None = None) -> None:
         super().drawPrimitive(element, option, painter, widget)
-        if element is not QStyle.PrimitiveElement.PE_IndicatorCheckBox:
+        radio = element is QStyle.PrimitiveElement.PE_IndicatorRadioButton
+        if element is not QStyle.PrimitiveElement.PE_IndicatorCheckBox and not radio:
             return
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setBrush(QColor(0, 0, 0, 0))
         painter.setPen(QPen(option.palette.color(INDICATOR_BORDER_ROLE), 1))  # type: ignore[attr-defined]
         rect = QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5)  # type: ignore[attr-defined]
-        painter.drawRect(rect)
+        if radio:  # the export dialog's unticked "Current damage" was as faint (QA)
+            painter.drawEllipse(rect)
+        else:
+            painter.drawRect(rect)
         painter.restore()
 
 
@@ -97,6 +102,7 @@ def apply_theme(app: QApplication, theme: Theme, system_palette: QPalette | None
     if theme is Theme.SYSTEM:
         if system_palette is not None:
             app.setPalette(system_palette)
+            _resolve_palette_sheets(app)
         return
     if theme is Theme.DARK:
         app.setStyle(DarkIndicatorStyle())
@@ -104,3 +110,15 @@ def apply_theme(app: QApplication, theme: Theme, system_palette: QPalette | None
     else:
         app.setStyle("Fusion")
         app.setPalette(light_palette())
+    _resolve_palette_sheets(app)
+
+
+def _resolve_palette_sheets(app: QApplication) -> None:
+    """Style sheets that name a palette colour (the sheet's hints and subtitles are
+    ``color: palette(placeholder-text)``) read it once, when set: a theme changed in
+    Settings left them in the old theme's grey, 2:1 on the dark window. Set them again."""
+    for widget in app.allWidgets():
+        sheet = widget.styleSheet()
+        if "palette(" in sheet:
+            widget.setStyleSheet("")
+            widget.setStyleSheet(sheet)

@@ -139,3 +139,18 @@ def test_markdown_escapes_campaign_text():
 def test_a_day_range_backwards_is_refused():
     with pytest.raises(ValueError, match="not a range"):
         RecapRequest(5, 2)
+
+
+def test_the_sample_skirmish_says_who_hurt_whom():
+    """QA: the sample's failed Defend carried Ilse's own wounds on her line, so the recap
+    said she dealt 12 damage to the gunner and he took it."""
+    from mneme_desktop.storage import build_sample_campaign
+
+    campaign = build_sample_campaign()
+    well = next(e for e in campaign.encounters if e.name == "Skirmish at the Salt Well")
+    recap = build_recap(campaign, RecapRequest(9, 9, (well.id,)))
+    fighters = {f.name: f for f in recap.encounters[0].fighters}
+    assert (fighters["Ilse Brandt"].damage_dealt, fighters["Ilse Brandt"].damage_taken) == (0, 12)
+    gunner = fighters.get("Raider Gunner 1")
+    assert gunner is None or gunner.damage_taken == 0
+    assert fighters["Mara Vey"].damage_dealt == 11

@@ -296,6 +296,7 @@ def test_things_join_and_leave_and_cover_is_released_all_undoable():
                                                        campaign.thing_library[0].id, 2))]
     assert [campaign.encounter_thing(t).name for t in encounter.things] == ["Shield 1",
                                                                           "Shield 2"]
+    assert encounter.log[-1].text == "Shield 1, Shield 2 join the encounter"
     tomas = by_name(campaign, encounter, "Tomas Okoro")
     steps.append(applied(campaign, combat.take_cover_patch(campaign, encounter, tomas.id,
                                                            encounter.things[1].id)))
@@ -305,6 +306,7 @@ def test_things_join_and_leave_and_cover_is_released_all_undoable():
     steps.append(applied(campaign, combat.add_things_patch(campaign, encounter,
                                                            campaign.thing_library[0].id)))
     assert campaign.encounter_thing(encounter.things[-1]).name == "Shield 2"
+    assert encounter.log[-1].text == "Shield 2 joins the encounter"  # QA: was "join"
     for step in reversed(steps):
         step.revert(campaign)
     assert campaign.model_dump() == original

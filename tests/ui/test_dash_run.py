@@ -84,3 +84,12 @@ def test_the_athletics_check_shows_its_difficulty_and_odds_and_logs_one_step(qtb
         "(the referee says)")
     view.document.undo_stack.undo()
     assert not view.encounter().log or "Athletics" not in view.encounter().log[-1].text
+
+
+def test_the_dice_field_shows_its_whole_hint(qtbot, running):
+    """QA: the hint was clipped to "empty: the app rolls; or the tab..." at 1366x768."""
+    view = running
+    view.select_combatant(sheet(view, "Mara Vey")[1].id)
+    click(qtbot, view.panel.rolls_box.athletics_button)
+    edit = view.panel.rolls_box.dash_run_dialog.dice_edit
+    assert edit.width() > edit.fontMetrics().horizontalAdvance(edit.placeholderText())

@@ -234,3 +234,11 @@ def test_the_quick_check_counts_the_next_roll_in_the_fight_and_uses_it_up(qtbot,
     assert not check.isVisible()
     view.document.undo_stack.undo()
     assert [t.kind.value for t in mara.next_roll] == ["disadvantage"]
+
+
+def test_the_damage_fields_show_their_whole_hint(qtbot, running):
+    """QA: the twist and throw fields were squeezed to "1d3 (empty: r..." at 1366x768."""
+    dialog = open_grapple(qtbot, running, "Mara Vey")
+    for edit in (dialog.where_edit, dialog.twist_edit, dialog.throw_edit):
+        hint = edit.fontMetrics().horizontalAdvance(edit.placeholderText())
+        assert edit.width() > hint, edit.placeholderText()

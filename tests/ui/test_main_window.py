@@ -266,6 +266,7 @@ def test_screenshot_of_each_view_is_not_blank(qtbot, context, campaign_file, tmp
     colours = {image.pixel(x, y) for x in range(0, image.width(), 37)
                for y in range(0, image.height(), 37)}
     assert len(colours) > 8
+    assert win.statusBar().currentMessage() == ""  # QA: no "Opened /tmp/..." in README shots
 
 
 def test_error_message_names_the_log_and_the_autosave(tmp_path):

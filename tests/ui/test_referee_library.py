@@ -413,3 +413,22 @@ def test_the_dialogs_are_translated(qtbot, fought):
         dialog.show()
         problems = untranslated(dialog, names)
         assert not problems, "\n".join(problems)
+
+
+def test_a_bad_line_does_not_shrink_the_paste_box(qtbot, window):
+    """QA: the problem list appeared under the paste box and shrank it while the referee
+    typed, and it grew back once the line was fixed."""
+    document = window.document
+    assert document is not None
+    dialog = NpcLinesDialog(document)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.lines_edit.setFocus()
+    qtbot.keyClicks(dialog.lines_edit, LINES.splitlines()[1])
+    qtbot.waitUntil(lambda: "ready" in dialog.summary_label.text())
+    before = dialog.lines_edit.geometry()
+    qtbot.keyClick(dialog.lines_edit, Qt.Key.Key_Return)
+    qtbot.keyClicks(dialog.lines_edit, "Bob  XYZ")
+    qtbot.waitUntil(lambda: dialog.problems_list.isVisible())
+    assert dialog.lines_edit.geometry() == before

@@ -53,7 +53,7 @@ def _type(qtbot, edit: QLineEdit, text: str) -> None:
 def test_the_fields_show_the_character(view: CharacterSheetView) -> None:
     assert view.species_edit.text() == "" and view.age_edit.text() == ""
     assert view.credits_spin.value() == 0
-    assert view.background.terms_label.text() == "2 in 1 careers"
+    assert view.background.terms_label.text() == "2 in one career"  # not "1 careers"
     assert view.careers_view.model().index(0, 2).data() == "Courier"
     assert view.equipment_view.model().index(0, 3).data() == "2 kg"  # 4 x 0.5 kg
     assert view.equipment_total_label.text() == "Total mass: 2 kg"
@@ -130,6 +130,7 @@ def test_careers_added_edited_and_removed(qtbot, view: CharacterSheetView,
         QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
     qtbot.mouseClick(view.remove_career_button, Qt.MouseButton.LeftButton)
     assert [c.name for c in me(document).careers] == ["Marine"]
+    assert view.background.terms_label.text() == "3 in one career"
     document.undo_stack.undo()
     assert [c.name for c in me(document).careers] == ["Scout", "Marine"]
 

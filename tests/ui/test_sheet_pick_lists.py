@@ -230,3 +230,12 @@ def test_campaign_entries_reach_the_pickers(qtbot, view: CharacterSheetView,
 def test_the_sheet_models_pass_the_model_tester(view: CharacterSheetView) -> None:
     for model in (view.skills_model, view.weapons_model):
         QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+
+
+def test_an_empty_pick_says_what_to_choose_in_a_whole_sentence(
+        qtbot, view: CharacterSheetView) -> None:
+    """QA: "Choose a armor from the catalogue first." (a noun put into one sentence)."""
+    qtbot.mouseClick(view.add_armor_from_catalogue_button, Qt.MouseButton.LeftButton)
+    assert view.message_line.message() == "Choose armor from the catalogue first."
+    qtbot.mouseClick(view.add_weapon_from_catalogue_button, Qt.MouseButton.LeftButton)
+    assert view.message_line.message() == "Choose a weapon from the catalogue first."

@@ -104,3 +104,42 @@ def test_a_failed_support_gives_nothing_and_the_check_panel_offers_a_dm(qtbot, r
     assert "support from Mara Vey +2" in panel.dm_label.text()
     click(qtbot, panel.roll_button)
     assert ilse.next_roll == []
+
+
+def test_ticking_an_ally_moves_nothing_under_the_pointer(qtbot, running):
+    """QA: the odds appearing on the first tick shrank the ally list and moved the fields and
+    buttons below it."""
+    dialog = open_support(qtbot, running, "Mara Vey")
+    qtbot.wait(10)
+    before = (dialog.ally_list.geometry(), dialog.dice_edit.geometry(),
+              dialog.roll_button.mapTo(dialog, dialog.roll_button.rect().topLeft()))
+    tick_ally(qtbot, dialog, dialog.ally_list.item(0).text())
+    assert dialog.odds_label.text()
+    qtbot.wait(10)
+    after = (dialog.ally_list.geometry(), dialog.dice_edit.geometry(),
+             dialog.roll_button.mapTo(dialog, dialog.roll_button.rect().topLeft()))
+    assert after == before
+
+
+def test_the_supporters_side_is_listed_first(qtbot):
+    """QA: the allies were listed in turn order, opponents mixed in between them (the
+    sample ambush: Sef 14, Mara 11, Raider Chief 10, Raider Gunner 8, Tomas 7...)."""
+    from mneme_desktop.storage import build_sample_campaign
+
+    view = open_test_encounter(qtbot, campaign=build_sample_campaign())
+    show_panel(view)
+    dialog = open_support(qtbot, view, "Sef Adeyemi")
+    encounter = view.encounter()
+    campaign = view.document.campaign
+    sides = {campaign.combatant_character(c).name: c.side for c in encounter.combatants}
+    listed = [dialog.ally_list.item(i).text() for i in range(dialog.ally_list.count())]
+    mine = sides["Sef Adeyemi"]
+    flags = [sides[name] == mine for name in listed]
+    assert flags == sorted(flags, reverse=True) and flags[0] and not flags[-1]
+
+
+def test_the_dice_field_shows_its_whole_hint(qtbot, running):
+    """QA: "empty: the app rolls; or the table's 2 dice" filled the field to its edge."""
+    dialog = open_support(qtbot, running, "Mara Vey")
+    edit = dialog.dice_edit
+    assert edit.width() > edit.fontMetrics().horizontalAdvance(edit.placeholderText())

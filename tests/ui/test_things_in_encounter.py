@@ -213,3 +213,16 @@ def test_a_refusal_is_said_not_raised(qtbot, view):
     shelter(qtbot, view, entry_id, "Mara Vey")
     assert "gives no protection" in view.message_label.message()
     assert sheet(view, "Mara Vey")[1].cover_thing_id is None
+
+
+def test_a_things_name_is_shown_whole_on_one_line(qtbot, view):
+    """QA: at 1366x768 the Thing column was squeezed and "Cinder Blocks 1" wrapped onto two
+    clipped lines."""
+    view.resize(1100, 700)
+    view.show()
+    entry_id = add_thing(qtbot, view, "Shield (template)")
+    table = view.things_panel.table
+    qtbot.waitUntil(lambda: table.isVisible())
+    name = cell(view, entry_id, 0)
+    assert not table.wordWrap()
+    assert table.columnWidth(0) > table.fontMetrics().horizontalAdvance(name)

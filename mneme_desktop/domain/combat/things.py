@@ -60,7 +60,8 @@ def add_things_patch(
         names.append(entry.instance.name)
         builder.structural(InsertEncounterThing(encounter.id, len(encounter.things) + offset,
                                                 entry))
-    builder.log(action="Thing joins", text=f"{', '.join(names)} join the encounter")
+    verb = "joins" if len(names) == 1 else "join"
+    builder.log(action="Thing joins", text=f"{', '.join(names)} {verb} the encounter")
     return builder.build(f"Add {', '.join(names)}")
 
 

@@ -38,6 +38,7 @@ from mneme_desktop.rules.movement import MovementMode
 from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.views.attack_text import format_percent
+from mneme_desktop.ui.widgets.narrow import fit_placeholder
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -179,6 +180,7 @@ class DashRunDialog(QDialog):
         dice = 2 + abs(spec.advantage)
         self.dice_edit.setPlaceholderText(tr(_CTX, "empty: the app rolls; or the table's {0} "
                                                    "dice").format(dice))
+        fit_placeholder(self.dice_edit)
         self.odds_label.setText(tr(_CTX, "{0}: {1}d6 DM {2:+d} ({3}) vs {4} = {5}: keeps "
                                          "going {6}").format(
             spec.name, dice, spec.roll_modifier, dms, spec.difficulty.total, difficulty,

@@ -49,6 +49,7 @@ from mneme_desktop.rules.grappling import (
 from mneme_desktop.ui.commands import push_patch
 from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.views.attack_text import format_percent
+from mneme_desktop.ui.widgets.narrow import fit_placeholder
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -197,6 +198,8 @@ class GrappleDialog(QDialog):
         self.throw_edit = QLineEdit(objectName="grapple_throw_damage")
         self.throw_edit.setPlaceholderText(tr(_CTX, "{0} (empty: roll)").format(THROW_DAMAGE))
         self.throw_edit.setAccessibleName(tr(_CTX, "Throw damage rolled at the table"))
+        for edit in (self.where_edit, self.twist_edit, self.throw_edit):
+            fit_placeholder(edit)
         row.addWidget(self.where_edit, 2)
         row.addWidget(self.twist_edit, 1)
         row.addWidget(self.throw_edit, 1)

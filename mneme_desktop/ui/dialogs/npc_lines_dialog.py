@@ -76,7 +76,12 @@ class NpcLinesDialog(QDialog):
         self.problems_list = QListWidget()
         self.problems_list.setObjectName("npc_problems_list")
         self.problems_list.setAccessibleName(tr(_CTX, "Lines that cannot be read"))
-        self.problems_list.setMaximumHeight(self.fontMetrics().height() * 6)
+        self.problems_list.setFixedHeight(self.fontMetrics().height() * 6)
+        # Its room is kept while it is hidden: the paste box shrank under the typing hand
+        # the moment a line could not be read, and grew back when it was fixed.
+        policy = self.problems_list.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.problems_list.setSizePolicy(policy)
 
         form = QFormLayout()
         form.addRow(tr(_CTX, "Add as:"), self.target_combo)

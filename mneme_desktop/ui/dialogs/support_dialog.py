@@ -40,6 +40,7 @@ from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.roles import ID_ROLE
 from mneme_desktop.ui.views.attack_text import format_percent
 from mneme_desktop.ui.widgets.difficulty_picker import DifficultyPicker
+from mneme_desktop.ui.widgets.narrow import fit_placeholder
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ class SupportDialog(QDialog):
         self.ally_list = QListWidget(objectName="support_allies")
         self.ally_list.setToolTip(tr(_CTX, "Tick the ally or allies the action aids: the "
                                            "Success Effect becomes a DM on their next roll"))
-        self.ally_list.setMaximumHeight(110)
+        self.ally_list.setFixedHeight(110)  # ticking an ally must not shrink the list
         form.addRow(tr(_CTX, "Aids"), self.ally_list)
         self.skill_combo = QComboBox(objectName="support_skill")
         self.skill_combo.setEditable(True)
@@ -101,9 +102,13 @@ class SupportDialog(QDialog):
         self.odds_label = QLabel(objectName="support_odds")
         self.odds_label.setTextFormat(Qt.TextFormat.PlainText)  # names, never markup
         self.odds_label.setWordWrap(True)
+        # Room for the odds before any ally is ticked, so they appear without moving the
+        # list and buttons under the pointer.
+        self.odds_label.setMinimumHeight(self.odds_label.fontMetrics().lineSpacing() * 3)
         form.addRow(self.odds_label)
         self.dice_edit = QLineEdit(objectName="support_dice")
         self.dice_edit.setAccessibleName(tr(_CTX, "Support dice rolled at the table"))
+        self._show_dice_hint(2)  # its room from the start: the first tick moves nothing
         form.addRow(tr(_CTX, "Dice"), self.dice_edit)
         self.message = StatusLine("support_message")
         form.addRow(self.message)
@@ -147,7 +152,12 @@ class SupportDialog(QDialog):
         campaign = self._document.campaign
         sheet = campaign.combatant_character(supporter)
         self.supporter_label.setText(sheet.name)
-        for combatant in encounter.initiative_order():
+        # The supporter's own side first: they are the allies the action aids (the turn
+        # order mixed the opponents in between them).
+        order = encounter.initiative_order()
+        order = ([c for c in order if c.side == supporter.side]
+                 + [c for c in order if c.side != supporter.side])
+        for combatant in order:
             if combatant.id == supporter.id:
                 continue
             item = QListWidgetItem(campaign.combatant_character(combatant).name)
@@ -185,6 +195,11 @@ class SupportDialog(QDialog):
         if self._encounter_id in summary.encounter_ids or summary.character_ids:
             self._declared()
 
+    def _show_dice_hint(self, dice: int) -> None:
+        self.dice_edit.setPlaceholderText(tr(_CTX, "empty: the app rolls; or the table's {0} "
+                                                   "dice").format(dice))
+        fit_placeholder(self.dice_edit)
+
     def _declared(self, *_args: object) -> None:
         """The check as declared now: its DMs and the odds of each DM for the allies."""
         encounter = self._encounter()
@@ -209,8 +224,7 @@ class SupportDialog(QDialog):
         self.roll_button.setEnabled(not spec.refusal)
         dms = ", ".join(f"{m.label} {m.value:+d}" for m in spec.modifiers) or tr(_CTX, "no DM")
         dice = 2 + abs(spec.advantage)
-        self.dice_edit.setPlaceholderText(tr(_CTX, "empty: the app rolls; or the table's {0} "
-                                                   "dice").format(dice))
+        self._show_dice_hint(dice)
         self.odds_label.setText(tr(
             _CTX, "{0}d6 DM {1:+d} ({2}) vs {3}: succeeds {4}; DM +1 or more for {5} {6}, "
                   "+2 or more {7}").format(

@@ -12,13 +12,23 @@ from dataclasses import dataclass
 from enum import Enum
 
 from mneme_desktop.domain import Campaign, Combatant, ConditionKind, Encounter, Side
-from mneme_desktop.domain.combat import can_act, combatant_status
+from mneme_desktop.domain.combat import combatant_status
+from mneme_desktop.domain.combat.thing_turns import (
+    TurnSlot,
+    VehicleTurn,
+    current_slot,
+    slot_can_act,
+    slot_position,
+    turn_slots,
+    vehicle_turns,
+)
 from mneme_desktop.domain.encounter import EncounterLogEntry
 from mneme_desktop.rules.actions import ActionKind
 from mneme_desktop.rules.movement import Stance
 from mneme_desktop.rules.wounds import WoundState, wound_effects
 from mneme_desktop.settings import PlayerVisibility, Settings
 from mneme_desktop.ui.i18n import tr, tr_noop
+from mneme_desktop.ui.models.encounter_things_model import thing_state_text
 
 __all__ = [
     "DisplayOptions",
@@ -154,15 +164,20 @@ def build_scene(campaign: Campaign, options: DisplayOptions,
     encounter = running_encounter(campaign, preferred)
     if encounter is None:
         return Scene(campaign=campaign.name, day=day, clock=clock)
+    # The turns as the referee's turn order has them: a crewed vehicle's just before its
+    # crew's (the display showed "Now: <the driver>" on the driver's own row, and skipped
+    # that row as "Next"). A vehicle's turn shows when the crew member whose initiative it
+    # takes is revealed.
     order = encounter.initiative_order()
-    current = encounter.current_combatant
+    slots = turn_slots(order, vehicle_turns(campaign, encounter, order))
+    current = current_slot(campaign, encounter, order)
     hidden = _hidden_names(campaign, encounter)
-    following = _next_up(campaign, order, current)
+    following = _next_up(campaign, slots, current)
     rows = tuple(
-        _row(campaign, encounter, combatant, options,
-             TurnMark.NOW if combatant is current else
-             TurnMark.NEXT if combatant is following else TurnMark.NONE)
-        for combatant in order if combatant.revealed)
+        _slot_row(campaign, encounter, slot, options,
+                  TurnMark.NOW if slot == current else
+                  TurnMark.NEXT if slot == following else TurnMark.NONE)
+        for slot in slots if slot.combatant.revealed)
     shown = {row.id: row.name for row in rows}
     log = _public_log(campaign, encounter, shown, hidden, options) if options.show_log else ()
     return Scene(
@@ -179,17 +194,47 @@ def _hidden_names(campaign: Campaign, encounter: Encounter) -> tuple[str, ...]:
                  for c in encounter.combatants if not c.revealed)
 
 
-def _next_up(campaign: Campaign, order: list[Combatant],
-             current: Combatant | None) -> Combatant | None:
-    """The next revealed combatant who can act after whose turn it is, round the order."""
-    if current is None or current not in order:
+def _next_up(campaign: Campaign, slots: list[TurnSlot],
+             current: TurnSlot | None) -> TurnSlot | None:
+    """The next revealed turn that will be taken after the current one, round the order."""
+    if current is None or not slots:
         return None
-    start = order.index(current)
-    for step in range(1, len(order)):
-        candidate = order[(start + step) % len(order)]
-        if candidate.revealed and can_act(campaign, candidate):
+    start = slot_position(slots, current.index,
+                          current.vehicle.entry.id if current.vehicle is not None else None)
+    for step in range(1, len(slots)):
+        candidate = slots[(start + step) % len(slots)]
+        if candidate.combatant.revealed and slot_can_act(campaign, candidate):
             return candidate
     return None
+
+
+def _slot_row(campaign: Campaign, encounter: Encounter, slot: TurnSlot,
+              options: DisplayOptions, mark: TurnMark) -> DisplayRow:
+    if slot.vehicle is None:
+        return _row(campaign, encounter, slot.combatant, options, mark)
+    return _vehicle_row(slot.vehicle, options, mark)
+
+
+def _vehicle_row(vehicle: VehicleTurn, options: DisplayOptions, mark: TurnMark) -> DisplayRow:
+    """A crewed vehicle's turn: its name and, as its side's setting allows, its state in a
+    thing's words ("Damaged") and its HP in its own scale. Its crew is not named (one of
+    them may not be revealed)."""
+    thing = vehicle.thing
+    track = thing.track
+    seen = options.for_side(vehicle.entry.side)
+    band: WoundState | None = None
+    wounds = ""
+    hp = ""
+    state = WoundState.DEAD if thing.destroyed else track.state
+    if seen in (PlayerVisibility.BAND, PlayerVisibility.BAND_AND_HP):
+        band = state
+        wounds = thing_state_text(thing.state)
+    elif seen is PlayerVisibility.VAGUE:
+        wounds = tr(_CTX, _VAGUE[state])
+    if seen is PlayerVisibility.BAND_AND_HP:
+        hp = tr(_CTX, "{0} / {1}").format(max(0, track.hp - track.damage), track.hp)
+    return DisplayRow(id=vehicle.entry.id, name=thing.name, side=vehicle.entry.side,
+                      mark=mark, band=band, wounds=wounds, hp=hp, conditions=())
 
 
 def _row(campaign: Campaign, encounter: Encounter, combatant: Combatant,

@@ -8,7 +8,7 @@ to read across a room, in the display's own theme.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QContextMenuEvent,
@@ -16,6 +16,8 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QKeyEvent,
     QKeySequence,
+    QPainter,
+    QPaintEvent,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -43,9 +45,29 @@ __all__ = ["PlayerDisplayWindow"]
 _CTX = "PlayerDisplay"
 
 
+class _ElidedLabel(QLabel):
+    """One line that ends in "…" when it does not fit, instead of holding the window at the
+    width of its text: a long name in "Now:" or "Next:" made the display wider than a
+    1366-pixel screen, and the two lines ran into each other."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(self.fontMetrics().horizontalAdvance("Mmmm"), hint.height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        del event
+        area = self.contentsRect()
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                              area.width())
+        painter = QPainter(self)
+        self.style().drawItemText(painter, area, int(self.alignment().value), self.palette(),
+                                  self.isEnabled(), shown, self.foregroundRole())
+
+
 def _label(name: str, scale: float = 1.0, *, bold: bool = False,
-           align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft) -> QLabel:
-    label = QLabel(objectName=name)
+           align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft,
+           elide: bool = False) -> QLabel:
+    label = _ElidedLabel(objectName=name) if elide else QLabel(objectName=name)
     label.setTextFormat(Qt.TextFormat.PlainText)  # names are never markup
     label.setProperty("scale", scale)
     label.setProperty("bold", bold)
@@ -97,16 +119,20 @@ class PlayerDisplayWindow(QWidget):
         fight_layout = QVBoxLayout(fight)
         header = QHBoxLayout()
         self.round_label = _label("round_label", 2.0, bold=True)
-        self.where_label = _label("where_label", 0.9, align=Qt.AlignmentFlag.AlignRight)
+        self.where_label = _label("where_label", 0.9, align=Qt.AlignmentFlag.AlignRight,
+                                  elide=True)
         header.addWidget(self.round_label)
-        header.addStretch(1)
-        header.addWidget(self.where_label)
+        header.addSpacing(self.round_label.fontMetrics().horizontalAdvance("MM"))
+        header.addWidget(self.where_label, 1)
         fight_layout.addLayout(header)
         turn = QHBoxLayout()
-        self.now_label = _label("now_label", 1.6, bold=True)
-        self.next_label = _label("next_label", 1.3, align=Qt.AlignmentFlag.AlignRight)
-        turn.addWidget(self.now_label, 3)
-        turn.addWidget(self.next_label, 2)
+        self.now_label = _label("now_label", 1.6, bold=True, elide=True)
+        self.next_label = _label("next_label", 1.3, align=Qt.AlignmentFlag.AlignRight,
+                                 elide=True)
+        self._turn_row = turn
+        turn.addWidget(self.now_label)  # each its whole text while it fits (no stretch
+        turn.addStretch(1)              # factors: they would share the width 3:2 and cut
+        turn.addWidget(self.next_label)  # "Next: Shieldwall Raider 1" on a wide screen)
         fight_layout.addLayout(turn)
         self._turn_gap = QWidget(objectName="turn_gap")  # air between "Now" and the headers
         fight_layout.addWidget(self._turn_gap)
@@ -192,6 +218,7 @@ class PlayerDisplayWindow(QWidget):
         self._style_header(base, text_pt)
         line = QFontMetricsF(base).height()
         self._turn_gap.setFixedHeight(int(line * 0.4))
+        self._turn_row.setSpacing(int(line))  # "Now: ..." never runs into "Next: ..."
         self._idle_layout.setSpacing(int(line * 0.35))
         self._fit_table()
         self.table.viewport().update()

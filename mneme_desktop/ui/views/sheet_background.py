@@ -112,9 +112,13 @@ class BackgroundGroup(QGroupBox):
         if self.credits_spin.value() != character.credits:
             self.credits_spin.setValue(character.credits)
         terms = total_terms(character)
-        self.terms_label.setText(
-            tr(_CTX, "{0} in {1} careers").format(terms, len(character.careers))
-            if character.careers else tr(_CTX, "none"))
+        careers = len(character.careers)
+        if not careers:
+            self.terms_label.setText(tr(_CTX, "none"))
+        elif careers == 1:
+            self.terms_label.setText(tr(_CTX, "{0} in one career").format(terms))
+        else:
+            self.terms_label.setText(tr(_CTX, "{0} in {1} careers").format(terms, careers))
 
     # --- editing -------------------------------------------------------------------------
 

@@ -246,11 +246,18 @@ class CataloguePicker:
         entry = (catalogue.weapon(name) if self.kind is CatalogueKind.WEAPONS
                  else catalogue.armor_named(name)) if name else None
         if entry is None:
-            what = tr(_CTX, "weapon") if self.kind is CatalogueKind.WEAPONS else tr(_CTX, "armor")
-            self._group.editor.show_message(
-                tr(_CTX, "Choose a {0} from the catalogue first.").format(what) if not name else
-                tr(_CTX, "No {0} called “{1}” in the catalogue: pick one from the list, or add "
-                         "it under Campaign > Catalogue….").format(what, name))
+            # Whole sentences per kind ("Choose a armor" came of putting the noun in one).
+            weapons = self.kind is CatalogueKind.WEAPONS
+            if not name:
+                message = (tr(_CTX, "Choose a weapon from the catalogue first.") if weapons
+                           else tr(_CTX, "Choose armor from the catalogue first."))
+            elif weapons:
+                message = tr(_CTX, "No weapon called “{0}” in the catalogue: pick one from the "
+                                   "list, or add it under Campaign > Catalogue….").format(name)
+            else:
+                message = tr(_CTX, "No armor called “{0}” in the catalogue: pick one from the "
+                                   "list, or add it under Campaign > Catalogue….").format(name)
+            self._group.editor.show_message(message)
             return None
         row = self._group.model.add_item(entry.model_copy(deep=True))
         if row is not None:

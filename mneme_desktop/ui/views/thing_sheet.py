@@ -132,7 +132,7 @@ class ThingSheetView(QWidget):
         top.setSpacing(SPACING)
         self.what = WhatGroup(self)
         template_row = QHBoxLayout()
-        self.from_template_button = QPushButton(tr(_CTX, "Add a Cop&y to the Campaign"))
+        self.from_template_button = QPushButton(tr(_CTX, "Add a cop&y to the campaign"))
         self.from_template_button.setObjectName("thingFromTemplate")
         self.from_template_button.setToolTip(tr(
             _CTX, "Make a campaign vehicle or object from this template, numbered after the "
@@ -147,11 +147,11 @@ class ThingSheetView(QWidget):
         self.track = ThingTrackGroup(self)
         body_layout.addWidget(self.track)
         self.crew = ThingListGroup(self, tr(_CTX, "Crew positions"), "thingCrew",
-                                   self.crew_model, tr(_CTX, "Add Position"),
-                                   tr(_CTX, "Remove Position"))
+                                   self.crew_model, tr(_CTX, "Add position"),
+                                   tr(_CTX, "Remove position"))
         self.weapons = ThingListGroup(self, tr(_CTX, "Weapons"), "thingWeapons",
-                                      self.weapons_model, tr(_CTX, "Add Weapon"),
-                                      tr(_CTX, "Remove Weapon"))
+                                      self.weapons_model, tr(_CTX, "Add weapon"),
+                                      tr(_CTX, "Remove weapon"))
         body_layout.addWidget(self.crew)
         body_layout.addWidget(self.weapons)
         notes = QGroupBox(tr(_CTX, "Notes"))

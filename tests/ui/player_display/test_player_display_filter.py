@@ -293,3 +293,36 @@ def test_the_idle_screen_follows_the_campaign_clock(qapp):
     document.undo_stack.undo()
     assert (feed.scene.day, feed.scene.clock) == ("Day 12", "14:30")
     assert len(scenes) == 2
+
+
+def test_a_crewed_vehicles_turn_is_shown_as_the_referee_has_it(qapp):
+    """QA: on a crewed walker's turn the display said "Now: Raider 2" on Raider 2's own row
+    and "Next: Sef Adeyemi", skipping Raider 2's turn; the walker had no row at all."""
+    from mneme_desktop.domain import Side
+
+    campaign = campaign_for_fight()
+    encounter = campaign.encounters[0]
+    walker = next(t for t in campaign.thing_library if t.name == "D-Plated Walker")
+    fight.add_things_patch(campaign, encounter, walker.id, 1,
+                           side=Side.ENEMIES).apply(campaign)
+    entry = encounter.things[-1]
+    driver = next(c for c in encounter.combatants
+                  if campaign.combatant_character(c).name == "Raider 2")
+    fight.crew_patch(campaign, encounter, entry.id, 0, driver.id).apply(campaign)
+    fight.start_patch(campaign, encounter).apply(campaign)
+    rng = random.Random(1)
+    for _ in range(len(encounter.combatants) + 1):
+        if encounter.thing_turn == entry.id:
+            break
+        fight.next_turn_patch(campaign, encounter, rng).apply(campaign)
+    assert encounter.thing_turn == entry.id
+    scene = build_scene(campaign, DisplayOptions())
+    assert (scene.now, scene.next) == ("D-Plated Walker 1", "Raider 2")
+    marks = {r.name: r.mark for r in scene.rows}
+    assert marks["D-Plated Walker 1"] is TurnMark.NOW and marks["Raider 2"] is TurnMark.NEXT
+    row = next(r for r in scene.rows if r.name == "D-Plated Walker 1")
+    assert row.wounds == "Intact" and row.hp == ""  # enemies: the band only
+    names = [r.name for r in scene.rows]
+    assert names.index("D-Plated Walker 1") + 1 == names.index("Raider 2")
+    fight.next_turn_patch(campaign, encounter, rng).apply(campaign)
+    assert build_scene(campaign, DisplayOptions()).now == "Raider 2"

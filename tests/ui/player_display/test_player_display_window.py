@@ -218,3 +218,30 @@ def test_screenshot_option_renders_the_display(qtbot, open_window, tmp_path):
     out = tmp_path / "player_display.png"
     assert window.save_screenshot(out, "player") == 0
     assert QImage(str(out)).size().toTuple() == (1920, 1080)
+
+
+def test_long_names_never_widen_the_display_or_run_into_each_other(qtbot, app_paths):
+    """QA: "Now: Sef Adeyemi" ran into "Next: Mara Vey" and a 900-pixel window was held at
+    1110 by the two lines' text; long names are cut with "…" instead."""
+    from mneme_desktop.ui.player_display.filtering import Scene
+
+    display = make_display(qtbot, CampaignDocument(build_sample_campaign()), app_paths)
+    display.context.settings.player_display_full_screen = False
+    shown = display.window
+    shown.showNormal()
+    shown.show_scene(Scene(campaign="The Long Campaign of the Ashfall Marches", day="Day 12",
+                           clock="14:30", fight=True, round="Round 1",
+                           now="Shieldwall Raider Captain of the Ember Ford 1",
+                           next="Raider Gunner Sergeant of the Salt Well 2"))
+    shown.resize(900, 500)
+    qtbot.waitUntil(lambda: shown.width() <= 900)
+    now, after = shown.now_label.geometry(), shown.next_label.geometry()
+    assert now.right() < after.left() - 8
+    assert shown.where_label.geometry().left() > shown.round_label.geometry().right()
+    shown.show_scene(Scene(campaign="The Ashfall Marches", day="Day 12", clock="14:30",
+                           fight=True, round="Round 1", now="Raider 1",
+                           next="Shieldwall Raider 1"))
+    shown.resize(1366, 768)
+    qtbot.waitUntil(lambda: shown.width() == 1366)
+    for label in (shown.now_label, shown.next_label, shown.where_label):
+        assert label.width() >= label.sizeHint().width(), label.text()  # room: shown whole
