@@ -12,6 +12,7 @@ next roll.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from mneme_desktop.domain.encounter import (
     Combatant,
@@ -22,10 +23,12 @@ from mneme_desktop.domain.encounter import (
     SideTactics,
 )
 from mneme_desktop.domain.roll_terms import Modifier
+from mneme_desktop.rules.checks import effect_distribution, net_advantage, success_chance
 
 __all__ = [
     "GRAPPLE_RULE",
     "SUPPORT_RULE",
+    "DeclaredCheck",
     "NextRoll",
     "live_next_roll",
     "next_roll_of",
@@ -79,6 +82,38 @@ class NextRoll:
 
     def __bool__(self) -> bool:
         return bool(self.terms)
+
+
+class DeclaredCheck:
+    """A combatant's check declared before its roll (a Dash or Run's Athletics, a supporting
+    action, a grapple): ``modifiers`` against ``difficulty_total``, with the advantage that
+    waits on their ``next_roll``; the odds from the rules core. One reading of the odds for
+    every such spec (a frozen dataclass that mixes this in)."""
+
+    modifiers: tuple[Modifier, ...]
+    next_roll: NextRoll
+
+    @property
+    def difficulty_total(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def roll_modifier(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+    @property
+    def advantage(self) -> int:
+        """Net advantage (positive) or disadvantage (negative) of the roll."""
+        return net_advantage(self.next_roll.advantages, self.next_roll.disadvantages)
+
+    @property
+    def chance(self) -> Fraction:
+        return success_chance(self.roll_modifier, self.difficulty_total, self.advantage)
+
+    def chance_of_effect(self, at_least: int) -> Fraction:
+        """The chance of a Success Effect of ``at_least`` or more."""
+        odds = effect_distribution(self.roll_modifier, self.difficulty_total, self.advantage)
+        return sum((p for effect, p in odds.items() if effect >= at_least), Fraction(0))
 
 
 def next_roll_of(encounter: Encounter, combatant: Combatant) -> NextRoll:

@@ -49,10 +49,12 @@ def _library_selected(host: LibraryHost) -> bool:
     return node is not None and node.group is Group.LIBRARY
 
 
-def _show_added(host: LibraryHost, ids: list[str], what: str) -> None:
+def _show_added(host: LibraryHost, ids: list[str], what: str, one: str | None = None) -> None:
+    """``what`` says how many were added (``{0}``); ``one``, when given, says it for one."""
     if ids:
         host.select_entity(ids[0])
-        host.statusBar().showMessage(what.format(len(ids)), 5000)
+        text = one if one is not None and len(ids) == 1 else what.format(len(ids))
+        host.statusBar().showMessage(text, 5000)
 
 
 def npc_lines_dialog(host: LibraryHost, parent: QWidget, *,
@@ -77,7 +79,8 @@ def copy_npc_lines(host: LibraryHost) -> str:
                   error=False)
         return ""
     QGuiApplication.clipboard().setText(text)
-    host.statusBar().showMessage(tr(_CTX, "Copied {0} NPC line(s)").format(count), 5000)
+    host.statusBar().showMessage(tr(_CTX, "Copied 1 NPC line") if count == 1 else
+                                 tr(_CTX, "Copied {0} NPC lines").format(count), 5000)
     return text
 
 
@@ -89,7 +92,8 @@ def quick_npc_dialog(host: LibraryHost, parent: QWidget, rng: random.Random | No
     dialog = QuickNpcDialog(host.document, rng=rng, as_templates=_library_selected(host),
                             parent=parent)
     if (run or QuickNpcDialog.exec)(dialog) == QuickNpcDialog.DialogCode.Accepted:
-        _show_added(host, dialog.added_ids, tr(_CTX, "Added {0} quick NPC(s)"))
+        _show_added(host, dialog.added_ids, tr(_CTX, "Added {0} quick NPCs"),
+                    tr(_CTX, "Added 1 quick NPC"))
     return dialog
 
 

@@ -16,6 +16,7 @@ from mneme_desktop.domain.catalogue import CatalogueKind, Origin
 from mneme_desktop.storage import build_sample_campaign, load_campaign
 from mneme_desktop.ui.dialogs.catalogue_dialog import CatalogueDialog, CataloguePage
 from mneme_desktop.ui.main_window import MainWindow
+from mneme_desktop.ui.models.sheet_models import WeaponsTableModel
 from tests.ui.conftest import OpenWindow
 
 EDIT = Qt.ItemDataRole.EditRole
@@ -143,3 +144,26 @@ def test_skills_added_with_specialties_and_saved(qtbot, window: MainWindow,
     window.save()
     loaded = load_campaign(tmp_path / "campaign.mneme")  # the entries travel in the file
     assert loaded.catalogue == document.campaign.catalogue
+
+
+def test_the_aim_column_says_what_the_sheet_says(qtbot, window: MainWindow) -> None:
+    """A weapon without an aim modifier reads "none" in the catalogue as on the sheet, and
+    one with it "+2"; the editor still gets the number."""
+    document = window.document
+    assert document is not None
+    dialog = _open(window)
+    page = dialog.page(CatalogueKind.WEAPONS)
+    model = page.model
+    aim = next(c for c in range(model.columnCount())
+               if model.headerData(c, Qt.Orientation.Horizontal) == "Aim")
+    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    row = next(r for r in range(model.rowCount()) if model.is_own(r))
+    assert model.index(row, aim).data() == "none"
+    assert model.setData(model.index(row, aim), 2, EDIT)
+    assert model.index(row, aim).data() == "+2"
+    assert model.index(row, aim).data(EDIT) == 2
+    character = next(c for c in document.campaign.characters if c.weapons)
+    sheet = WeaponsTableModel(document, character.id)
+    for weapon_row, weapon in enumerate(character.weapons):
+        expected = f"+{weapon.aim_modifier}" if weapon.aim_modifier else "none"
+        assert sheet.index(weapon_row, aim).data() == expected

@@ -93,3 +93,34 @@ def test_the_dice_field_shows_its_whole_hint(qtbot, running):
     click(qtbot, view.panel.rolls_box.athletics_button)
     edit = view.panel.rolls_box.dash_run_dialog.dice_edit
     assert edit.width() > edit.fontMetrics().horizontalAdvance(edit.placeholderText())
+
+
+def test_the_check_of_a_move_the_actions_left_do_not_cover_says_why_and_is_not_rolled(
+        qtbot, running):
+    """QA: with one minor action left the check of a Dash was rolled and logged without a
+    word; it now says what the panel's Dash button says, and does not roll."""
+    view = running
+    view.select_combatant(sheet(view, "Mara Vey")[1].id)
+    for _ in range(2):  # two Moves: one minor action left, a Dash needs two
+        click(qtbot, view.panel.move_buttons[MovementMode.MOVE])
+    click(qtbot, view.panel.move_buttons[MovementMode.DASH])
+    refusal = view.message_label.message()
+    assert refusal.startswith("Mara Vey cannot dash: ")
+    click(qtbot, view.panel.rolls_box.athletics_button)
+    dialog = view.panel.rolls_box.dash_run_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.message.message() == refusal
+    assert not dialog.roll_button.isEnabled()
+    steps = view.document.undo_stack.count()
+    type_text(qtbot, dialog.dice_edit, "6 6")
+    qtbot.keyClick(dialog.dice_edit, Qt.Key.Key_Return)
+    assert dialog.isVisible() and view.document.undo_stack.count() == steps
+    view.document.undo_stack.undo()  # one Move back: two actions left, enough for a Dash
+    assert dialog.message.message() == ""
+    assert dialog.roll_button.isEnabled()
+    # The Dash made (no action left): its check, rolled after it, is not refused.
+    view.panel.move_combatant(MovementMode.DASH)
+    assert view.encounter().find_combatant(sheet(view, "Mara Vey")[1].id).actions_spent == 3
+    assert dialog.message.message() == "" and dialog.roll_button.isEnabled()
+    dialog.mode_combo.setCurrentIndex(dialog.mode_combo.findData(MovementMode.RUN))
+    assert dialog.message.message().startswith("Mara Vey cannot run: ")

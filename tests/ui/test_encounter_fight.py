@@ -17,6 +17,7 @@ from mneme_desktop.domain import ConditionKind, Side
 from mneme_desktop.rules.dice import parse_dice
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.models.turn_order_model import TurnOrderModel
+from mneme_desktop.ui.views.attack_text import outcome_html
 from mneme_desktop.ui.views.encounter_view import EncounterView
 from tests.domain.test_combat import dice_for, make_campaign
 
@@ -157,6 +158,7 @@ def test_scripted_fight_walks_the_worked_examples_and_undoes_completely(qtbot, v
     (hit,) = outcome.hits
     assert (hit.rolled, hit.kept) == (3, 3)
     assert list(hit.result.rolls) == expected
+    assert "<b>Brute 1</b>: 3 rolls of 3d6-2" in outcome_html(outcome)
     click(qtbot, view.resolver.apply_button)
     brute, _ = sheet(view, "Brute 1")
     assert brute.damage == sum(expected)

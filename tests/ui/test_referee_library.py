@@ -207,7 +207,8 @@ def test_copy_export_then_paste_import_gives_the_same_npcs(qtbot, window):
     window.copy_npc_lines_action.trigger()
     copied = QApplication.clipboard().text()
     assert copied == format_npc_lines(npcs)
-    assert window.statusBar().currentMessage() == f"Copied {len(npcs)} NPC line(s)"
+    assert len(npcs) > 1
+    assert window.statusBar().currentMessage() == f"Copied {len(npcs)} NPC lines"
     templates_before = len(document.campaign.adversary_library)
 
     def steps(dialog: NpcLinesDialog) -> None:
@@ -229,6 +230,13 @@ def test_copy_export_then_paste_import_gives_the_same_npcs(qtbot, window):
     lines = QApplication.clipboard().text().splitlines()[templates_before:]
     assert [line.split("\t", 1)[1] for line in lines] == \
         [line.split("\t", 1)[1] for line in copied.splitlines()]
+
+
+def test_copying_one_npc_says_one_line(qtbot, window):
+    group_node(window, Group.NPCS, 0)
+    window.copy_npc_lines_action.trigger()
+    assert len(QApplication.clipboard().text().splitlines()) == 1
+    assert window.statusBar().currentMessage() == "Copied 1 NPC line"
 
 
 def test_copy_with_an_encounter_selected_says_what_to_select(qtbot, window):
@@ -262,6 +270,7 @@ def test_quick_npcs_seeded_through_the_dialog_and_undone_in_one_step(qtbot, wind
     assert dialog is not None
     added = document.campaign.characters[len(before):]
     assert len(added) == 3 and format_npc_lines(added) == shown[0]
+    assert window.statusBar().currentMessage() == "Added 3 quick NPCs"
     soldier = next(p for p in BUILTIN_PACKAGES if p.name == "Soldier")
     for npc in added:
         assert npc.kind is CharacterKind.NPC and len(npc.skills) == 4

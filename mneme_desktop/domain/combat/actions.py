@@ -44,15 +44,24 @@ def _options_text(options: Iterable[ActionOption]) -> str:
     return "; ".join(f"{o.label}: {o.roll_effect}" for o in options)
 
 
+def spend_refusal(name: str, spent: int, kind: ActionKind, what: str) -> str:
+    """Why ``name`` cannot ``what`` with ``spent`` minor actions gone ("" when they can):
+    the one wording of the refusal, for the step that spends and a dialog that warns."""
+    try:
+        spend(spent, kind)
+    except ValueError as exc:
+        return f"{name} cannot {what}: {exc}"
+    return ""
+
+
 def _spend(
     builder: PatchBuilder, combatant: Combatant, kind: ActionKind, what: str
 ) -> int:
     spent = builder.get_int(combatant, "actions_spent")
-    try:
-        after = spend(spent, kind)
-    except ValueError as exc:
-        name = builder.character(combatant).name
-        raise CombatError(f"{name} cannot {what}: {exc}") from None
+    refusal = spend_refusal(builder.character(combatant).name, spent, kind, what)
+    if refusal:
+        raise CombatError(refusal)
+    after = spend(spent, kind)
     builder.set(combatant, "actions_spent", after)
     builder.set(combatant, "delayed", False)
     return after

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from mneme_desktop.domain.campaign import Campaign
 from mneme_desktop.domain.character import Characteristic
+from mneme_desktop.domain.combat.actions import spend_refusal
 from mneme_desktop.domain.combat.common import CombatError, _combatant, _name, _signed
 from mneme_desktop.domain.combat.edits import EncounterPatch, PatchBuilder
 from mneme_desktop.domain.combat.next_roll import spend_next_roll
 from mneme_desktop.domain.encounter import Combatant, Encounter
-from mneme_desktop.domain.next_roll import NextRoll, next_roll_of
+from mneme_desktop.domain.next_roll import DeclaredCheck, NextRoll, next_roll_of
 from mneme_desktop.domain.roll_terms import Modifier, skill_term, wound_terms
 from mneme_desktop.rules.checks import (
     CheckResult,
@@ -22,8 +22,6 @@ from mneme_desktop.rules.checks import (
     DifficultyTerm,
     TermKind,
     check_from,
-    net_advantage,
-    success_chance,
 )
 from mneme_desktop.rules.dash_run import (
     ATHLETICS,
@@ -94,25 +92,20 @@ class DashRunRequest:
 
 
 @dataclass(frozen=True)
-class DashRunSpec:
+class DashRunSpec(DeclaredCheck):
     combatant_id: str
     name: str
     mode: MovementMode
     modifiers: tuple[Modifier, ...]
     difficulty: DifficultyBreakdown
     next_roll: NextRoll
+    refusal: str = ""
+    """Why the move cannot be made (the minor actions it needs are not left): the combatant
+    panel's Dash and Run refuse it in the same words, so the check is not rolled for it."""
 
     @property
-    def roll_modifier(self) -> int:
-        return sum(m.value for m in self.modifiers)
-
-    @property
-    def advantage(self) -> int:
-        return net_advantage(self.next_roll.advantages, self.next_roll.disadvantages)
-
-    @property
-    def chance(self) -> Fraction:
-        return success_chance(self.roll_modifier, self.difficulty.total, self.advantage)
+    def difficulty_total(self) -> int:
+        return self.difficulty.total
 
 
 def build_dash_run(campaign: Campaign, encounter: Encounter,
@@ -131,14 +124,27 @@ def build_dash_run(campaign: Campaign, encounter: Encounter,
                  Modifier(f"{request.characteristic.value.upper()} DM", chm,
                           "Ch.6 running: Athletics + END or DEX"),
                  *wound_terms(sheet), *waiting.modifiers)
-    return DashRunSpec(combatant.id, sheet.name, request.mode, modifiers, difficulty, waiting)
+    return DashRunSpec(combatant.id, sheet.name, request.mode, modifiers, difficulty, waiting,
+                       _move_refusal(encounter, combatant, sheet.name, request.mode))
+
+
+def _move_refusal(encounter: Encounter, combatant: Combatant, name: str,
+                  mode: MovementMode) -> str:
+    """The panel's refusal of the move, unless a move as fast is logged (paid) this round."""
+    moved = moved_this_round(encounter, combatant)
+    if moved is not None and moving_target_condition(moved) >= moving_target_condition(mode):
+        return ""
+    return spend_refusal(name, combatant.actions_spent, mode.action_kind, mode.value)
 
 
 def dash_run_patch(campaign: Campaign, encounter: Encounter, spec: DashRunSpec,
                    source: DiceSource) -> tuple[EncounterPatch, CheckResult]:
     """Roll the Athletics check (the table's dice or the app's) as one logged step; what
     waited on the mover's next roll is used up. A failure is "a sudden stop or fall", the
-    referee's to narrate (the check does not move anyone: the panel's Dash and Run do)."""
+    referee's to narrate (the check does not move anyone: the panel's Dash and Run do). A
+    move the combatant cannot make is refused (``spec.refusal``)."""
+    if spec.refusal:
+        raise CombatError(spec.refusal)
     check = check_from(source, spec.roll_modifier, spec.difficulty.total, spec.advantage)
     combatant = _combatant(encounter, spec.combatant_id)
     builder = PatchBuilder(campaign, encounter)

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from mneme_desktop.domain.campaign import Campaign
 from mneme_desktop.domain.character import Characteristic, Condition, ConditionKind
-from mneme_desktop.domain.combat.actions import _spend
+from mneme_desktop.domain.combat.actions import _spend, spend_refusal
 from mneme_desktop.domain.combat.attack_apply import _take_hits
 from mneme_desktop.domain.combat.common import CombatError, _combatant, _join, _name, _signed
 from mneme_desktop.domain.combat.edits import EncounterPatch, PatchBuilder
@@ -33,15 +32,14 @@ from mneme_desktop.domain.combat.next_roll import (
     spend_tactics_roll,
 )
 from mneme_desktop.domain.encounter import Combatant, Encounter, NextRollKind, NextRollTerm
+from mneme_desktop.domain.next_roll import DeclaredCheck
 from mneme_desktop.domain.roll_terms import Modifier, skill_term, wound_terms
-from mneme_desktop.rules.actions import ActionKind, Stance, spend
+from mneme_desktop.rules.actions import ActionKind, Stance
 from mneme_desktop.rules.checks import (
     CheckResult,
     DifficultyBreakdown,
     check_from,
-    effect_distribution,
     net_advantage,
-    success_chance,
 )
 from mneme_desktop.rules.damage import DamageResult
 from mneme_desktop.rules.dice import DiceExpression, DiceSource
@@ -106,7 +104,7 @@ class GrappleRequest:
 
 
 @dataclass(frozen=True)
-class GrappleSpec:
+class GrappleSpec(DeclaredCheck):
     """A grappling roll declared: the DMs, the Difficulty term by term and the odds."""
 
     grappler_id: str
@@ -126,24 +124,20 @@ class GrappleSpec:
     """The Tactics roll spent on this roll (advantage or disadvantage), if any."""
 
     @property
-    def roll_modifier(self) -> int:
-        return sum(term.value for term in self.modifiers)
+    def difficulty_total(self) -> int:
+        return self.difficulty.total
 
     @property
-    def net_advantage(self) -> int:
+    def advantage(self) -> int:
+        """What waits on the grappler's next roll, and the Tactics roll spent on it."""
         tactics = (1 if self.tactics is NextRollKind.ADVANTAGE else 0,
                    1 if self.tactics is NextRollKind.DISADVANTAGE else 0)
         return net_advantage(self.next_roll.advantages + tactics[0],
                              self.next_roll.disadvantages + tactics[1])
 
     @property
-    def chance(self) -> Fraction:
-        return success_chance(self.roll_modifier, self.difficulty.total, self.net_advantage)
-
-    def chance_of_effect(self, at_least: int) -> Fraction:
-        """The chance of a Success Effect of ``at_least`` (what the effects cost)."""
-        odds = effect_distribution(self.roll_modifier, self.difficulty.total, self.net_advantage)
-        return sum((p for effect, p in odds.items() if effect >= at_least), Fraction(0))
+    def net_advantage(self) -> int:
+        return self.advantage
 
     @property
     def throw_cost(self) -> int:
@@ -199,12 +193,8 @@ def build_grapple(campaign: Campaign, encounter: Encounter,
         if pool is None:
             raise CombatError(f"the {grappler.side.label} have no Tactics rolls left")
         tactics = pool.kind
-    refusal = ""
-    if request.spend_action:
-        try:
-            spend(grappler.actions_spent, ActionKind.SIGNIFICANT)
-        except ValueError as exc:
-            refusal = f"{sheet.name} cannot grapple: {exc}"
+    refusal = spend_refusal(sheet.name, grappler.actions_spent, ActionKind.SIGNIFICANT,
+                            "grapple") if request.spend_action else ""
     return GrappleSpec(
         grappler_id=grappler.id, grappler_name=sheet.name, target_id=target.id,
         target_name=their.name, maneuver=request.maneuver, modifiers=tuple(modifiers),

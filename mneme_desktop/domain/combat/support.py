@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from mneme_desktop.domain.campaign import Campaign
 from mneme_desktop.domain.character import Characteristic
-from mneme_desktop.domain.combat.actions import _spend
+from mneme_desktop.domain.combat.actions import _spend, spend_refusal
 from mneme_desktop.domain.combat.common import CombatError, _combatant, _join, _name, _signed
 from mneme_desktop.domain.combat.edits import EncounterPatch, PatchBuilder
 from mneme_desktop.domain.combat.next_roll import (
@@ -21,16 +21,14 @@ from mneme_desktop.domain.combat.next_roll import (
     spend_next_roll,
 )
 from mneme_desktop.domain.encounter import Encounter, NextRollKind, NextRollTerm
+from mneme_desktop.domain.next_roll import DeclaredCheck
 from mneme_desktop.domain.quick_check import check_terms
 from mneme_desktop.domain.roll_terms import Modifier
-from mneme_desktop.rules.actions import ActionKind, spend
+from mneme_desktop.rules.actions import ActionKind
 from mneme_desktop.rules.checks import (
     DEFAULT_DIFFICULTY,
     CheckResult,
     check_from,
-    effect_distribution,
-    net_advantage,
-    success_chance,
 )
 from mneme_desktop.rules.dice import DiceSource
 
@@ -53,7 +51,7 @@ class SupportRequest:
 
 
 @dataclass(frozen=True)
-class SupportSpec:
+class SupportSpec(DeclaredCheck):
     """The supporting check declared: its DMs, Difficulty and odds, before the roll."""
 
     supporter_id: str
@@ -68,21 +66,12 @@ class SupportSpec:
     spend_action: bool = True
 
     @property
-    def roll_modifier(self) -> int:
-        return sum(m.value for m in self.modifiers)
-
-    @property
-    def advantage(self) -> int:
-        return net_advantage(self.next_roll.advantages, self.next_roll.disadvantages)
-
-    @property
-    def chance(self) -> Fraction:
-        return success_chance(self.roll_modifier, self.difficulty, self.advantage)
+    def difficulty_total(self) -> int:
+        return self.difficulty
 
     def chance_of_dm(self, at_least: int) -> Fraction:
         """The chance the allies get a DM of ``at_least`` (a Success Effect that big)."""
-        odds = effect_distribution(self.roll_modifier, self.difficulty, self.advantage)
-        return sum((p for effect, p in odds.items() if effect >= at_least), Fraction(0))
+        return self.chance_of_effect(at_least)
 
 
 def build_support(campaign: Campaign, encounter: Encounter,
@@ -104,12 +93,8 @@ def build_support(campaign: Campaign, encounter: Encounter,
     code = request.characteristic.value.upper() if request.characteristic else None
     skill = (request.skill or "").strip()
     what = f"{skill} ({code})" if skill and code else skill or code or "2d6"
-    refusal = ""
-    if request.spend_action:
-        try:
-            spend(supporter.actions_spent, ActionKind.SIGNIFICANT)
-        except ValueError as exc:
-            refusal = f"{sheet.name} cannot support: {exc}"
+    refusal = spend_refusal(sheet.name, supporter.actions_spent, ActionKind.SIGNIFICANT,
+                            "support") if request.spend_action else ""
     return SupportSpec(
         supporter_id=supporter.id, supporter_name=sheet.name,
         ally_ids=tuple(a.id for a in allies),

@@ -8,37 +8,28 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QSpinBox,
     QWidget,
 )
 
-from mneme_desktop.domain import Characteristic, Encounter
-from mneme_desktop.domain.combat import parse_dice_source
+from mneme_desktop.domain import Characteristic
 from mneme_desktop.domain.combat.dash_run import (
     DashRunRequest,
     DashRunSpec,
     build_dash_run,
     dash_run_patch,
 )
-from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.domain.next_roll import next_roll_of
-from mneme_desktop.rules.checks import CheckResult
 from mneme_desktop.rules.movement import MovementMode
-from mneme_desktop.ui.commands import push_patch
+from mneme_desktop.ui.dialogs.roll_dialog_parts import CombatRollDialog, dms_text, plain_label
 from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.views.attack_text import format_percent
-from mneme_desktop.ui.widgets.narrow import fit_placeholder
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -49,20 +40,15 @@ __all__ = ["DashRunDialog"]
 _CTX = "DashRunDialog"
 
 
-class DashRunDialog(QDialog):
+class DashRunDialog(CombatRollDialog):
     """One Athletics check for a Dash or Run, rolled and logged as one step."""
 
     def __init__(self, document: CampaignDocument, encounter_id: str, combatant_id: str,
                  rng: random.Random, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(tr(_CTX, "Athletics for a Dash or Run"))
-        self.setObjectName("dash_run_dialog")
-        self._document = document
-        self._encounter_id = encounter_id
+        super().__init__(document, encounter_id, rng, tr(_CTX, "Athletics for a Dash or Run"),
+                         "dash_run_dialog", parent)
         self._combatant_id = combatant_id
-        self._rng = rng
         self._spec: DashRunSpec | None = None
-        self.last_check: CheckResult | None = None
         form = QFormLayout(self)
         self.mode_combo = QComboBox(objectName="dash_run_mode")
         self.mode_combo.addItem(tr(_CTX, "Dash (significant action)"), MovementMode.DASH)
@@ -93,24 +79,15 @@ class DashRunDialog(QDialog):
         self.next_roll_check = QCheckBox(objectName="dash_run_next_roll")
         self.next_roll_check.setChecked(True)
         form.addRow(self.next_roll_check)
-        self.odds_label = QLabel(objectName="dash_run_odds")
-        self.odds_label.setTextFormat(Qt.TextFormat.PlainText)  # names, never markup
-        self.odds_label.setWordWrap(True)
+        self.odds_label = plain_label("dash_run_odds")
         form.addRow(self.odds_label)
         self.dice_edit = QLineEdit(objectName="dash_run_dice")
         self.dice_edit.setAccessibleName(tr(_CTX, "Athletics dice rolled at the table"))
         form.addRow(tr(_CTX, "Dice"), self.dice_edit)
         self.message = StatusLine("dash_run_message")
         form.addRow(self.message)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.roll_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.roll_button.setText(tr(_CTX, "Roll and log"))
-        self.roll_button.setObjectName("dash_run_roll")
-        self.roll_button.setAutoDefault(False)
-        self.buttons.accepted.connect(self.roll)
-        self.buttons.rejected.connect(self.reject)
-        form.addRow(self.buttons)
+        self.roll_button = self._ok_buttons(form, tr(_CTX, "Roll and log"), "dash_run_roll",
+                                            self.roll)
         self.mode_combo.currentIndexChanged.connect(self._declared)
         self.characteristic_combo.currentIndexChanged.connect(self._declared)
         for spin in (self.conditions_spin, self.threats_spin):
@@ -119,18 +96,7 @@ class DashRunDialog(QDialog):
         self.next_roll_check.toggled.connect(self._declared)
         self.dice_edit.returnPressed.connect(self.roll)
         self.dice_edit.textEdited.connect(lambda _text: self.message.clear_message())
-        document.changed.connect(self._document_changed)
-        self._declared()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Enter in the dice box rolls (once); elsewhere it does not roll by surprise."""
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    def _encounter(self) -> Encounter | None:
-        return self._document.encounter(self._encounter_id)
+        self._watch()
 
     def _fire_toggled(self, checked: bool) -> None:
         self.threats_spin.setEnabled(checked)
@@ -150,10 +116,6 @@ class DashRunDialog(QDialog):
     def spec(self) -> DashRunSpec | None:
         return self._spec
 
-    def _document_changed(self, summary: ChangeSummary) -> None:
-        if self._encounter_id in summary.encounter_ids or summary.character_ids:
-            self._declared()
-
     def _declared(self, *_args: object) -> None:
         encounter = self._encounter()
         self._spec = None
@@ -167,20 +129,17 @@ class DashRunDialog(QDialog):
             self.roll_button.setEnabled(False)
             return
         self._spec = spec
-        self.roll_button.setEnabled(True)
+        self.message.show_message(spec.refusal)
+        self.roll_button.setEnabled(not spec.refusal)
         combatant = encounter.find_combatant(self._combatant_id)
         waiting = next_roll_of(encounter, combatant) if combatant is not None else None
-        self.next_roll_check.setText(
-            tr(_CTX, "Next roll: {0}").format(waiting.text) if waiting else
-            tr(_CTX, "Nothing waits on this combatant's next roll"))
-        self.next_roll_check.setEnabled(bool(waiting))
-        dms = ", ".join(f"{m.label} {m.value:+d}" for m in spec.modifiers)
+        self._show_next_roll(self.next_roll_check, waiting,
+                             tr(_CTX, "Nothing waits on this combatant's next roll"))
+        dms = dms_text(spec.modifiers)
         difficulty = " ".join(f"{t.value:+d} {t.label}" if i else str(t.value)
                               for i, t in enumerate(spec.difficulty.terms))
         dice = 2 + abs(spec.advantage)
-        self.dice_edit.setPlaceholderText(tr(_CTX, "empty: the app rolls; or the table's {0} "
-                                                   "dice").format(dice))
-        fit_placeholder(self.dice_edit)
+        self._show_dice_hint(dice)
         self.odds_label.setText(tr(_CTX, "{0}: {1}d6 DM {2:+d} ({3}) vs {4} = {5}: keeps "
                                          "going {6}").format(
             spec.name, dice, spec.roll_modifier, dms, spec.difficulty.total, difficulty,
@@ -189,16 +148,9 @@ class DashRunDialog(QDialog):
     def roll(self) -> bool:
         """Roll (or read the table's dice) and log it: one step; the dialog closes."""
         self._declared()
-        spec, encounter = self._spec, self._encounter()
-        if spec is None or encounter is None:
+        spec = self._spec
+        if spec is None:
             return False
-        try:
-            source = parse_dice_source(self.dice_edit.text(), self._rng, 2 + abs(spec.advantage))
-            patch, check = dash_run_patch(self._document.campaign, encounter, spec, source)
-        except ValueError as exc:
-            self.message.show_message(str(exc))
-            return False
-        self.last_check = check
-        push_patch(self._document, patch)
-        self.accept()
-        return True
+        return self._roll_and_push(2 + abs(spec.advantage), lambda encounter, source:
+                                   dash_run_patch(self._document.campaign, encounter, spec,
+                                                  source))

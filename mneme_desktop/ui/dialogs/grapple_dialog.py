@@ -8,16 +8,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -35,7 +30,7 @@ from mneme_desktop.domain.combat.grapple import (
     grapple_patch,
 )
 from mneme_desktop.domain.combat.next_roll import next_roll_of, side_tactics, tactics_text
-from mneme_desktop.domain.edits import ChangeSummary, Patch
+from mneme_desktop.domain.edits import Patch
 from mneme_desktop.rules.checks import CheckResult
 from mneme_desktop.rules.grappling import (
     THROW_DAMAGE,
@@ -46,7 +41,12 @@ from mneme_desktop.rules.grappling import (
     grapple_effect,
     grapple_effects_cost,
 )
-from mneme_desktop.ui.commands import push_patch
+from mneme_desktop.ui.dialogs.roll_dialog_parts import (
+    CombatRollDialog,
+    dice_hint,
+    dms_text,
+    plain_label,
+)
 from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.views.attack_text import format_percent
 from mneme_desktop.ui.widgets.narrow import fit_placeholder
@@ -85,17 +85,13 @@ _EFFECTS = {
 }
 
 
-class GrappleDialog(QDialog):
+class GrappleDialog(CombatRollDialog):
     """One grapple, declared, rolled and applied; the document gets one step."""
 
     def __init__(self, document: CampaignDocument, encounter_id: str, grappler_id: str,
                  rng: random.Random, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(tr(_CTX, "Grapple"))
-        self.setObjectName("grapple_dialog")
-        self._document = document
-        self._encounter_id = encounter_id
-        self._rng = rng
+        super().__init__(document, encounter_id, rng, tr(_CTX, "Grapple"), "grapple_dialog",
+                         parent)
         self._spec: GrappleSpec | None = None
         self._check: CheckResult | None = None
         self._at_table = False
@@ -158,13 +154,9 @@ class GrappleDialog(QDialog):
                                      objectName="grapple_spend")
         self.spend_check.setChecked(True)
         form.addRow(self.spend_check)
-        self.terms_label = QLabel(objectName="grapple_terms")
-        self.terms_label.setTextFormat(Qt.TextFormat.PlainText)  # names, never markup
-        self.terms_label.setWordWrap(True)
+        self.terms_label = plain_label("grapple_terms")
         form.addRow(self.terms_label)
-        self.odds_label = QLabel(objectName="grapple_odds")
-        self.odds_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.odds_label.setWordWrap(True)
+        self.odds_label = plain_label("grapple_odds")
         form.addRow(self.odds_label)
         row = QHBoxLayout()
         self.dice_edit = QLineEdit(objectName="grapple_dice")
@@ -176,9 +168,7 @@ class GrappleDialog(QDialog):
         row.addWidget(self.dice_edit, 1)
         row.addWidget(self.roll_button)
         form.addRow(tr(_CTX, "Dice"), row)
-        self.result_label = QLabel(objectName="grapple_result")
-        self.result_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.result_label.setWordWrap(True)
+        self.result_label = plain_label("grapple_result")
         form.addRow(self.result_label)
         self.effect_checks: dict[GrappleEffect, QCheckBox] = {}
         effects = QWidget()
@@ -204,22 +194,13 @@ class GrappleDialog(QDialog):
         row.addWidget(self.twist_edit, 1)
         row.addWidget(self.throw_edit, 1)
         form.addRow(tr(_CTX, "Where, damage"), row)
-        self.cost_label = QLabel(objectName="grapple_cost")
-        self.cost_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.cost_label.setWordWrap(True)
+        self.cost_label = plain_label("grapple_cost")
         form.addRow(self.cost_label)
         self.message = StatusLine("grapple_message")
         form.addRow(self.message)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.apply_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.apply_button.setText(tr(_CTX, "Apply"))
-        self.apply_button.setObjectName("grapple_apply")
-        for button in (self.apply_button, self.roll_button):
-            button.setAutoDefault(False)
-        self.buttons.accepted.connect(self.apply)
-        self.buttons.rejected.connect(self.reject)
-        form.addRow(self.buttons)
+        self.apply_button = self._ok_buttons(form, tr(_CTX, "Apply"), "grapple_apply",
+                                             self.apply)
+        self.roll_button.setAutoDefault(False)
         self._fill(grappler_id)
         for combo in (self.grappler_combo, self.target_combo, self.maneuver_combo,
                       self.characteristic_combo, self.target_characteristic_combo):
@@ -234,20 +215,9 @@ class GrappleDialog(QDialog):
         self.roll_button.clicked.connect(self.roll)
         for check in self.effect_checks.values():
             check.toggled.connect(self._show_cost)
-        document.changed.connect(self._document_changed)
-        self._declared()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Enter rolls in the dice box and never applies by surprise: Apply is a click."""
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            event.accept()
-            return
-        super().keyPressEvent(event)
+        self._watch()
 
     # --- filling and declaring -----------------------------------------------------------
-
-    def _encounter(self) -> Encounter | None:
-        return self._document.encounter(self._encounter_id)
 
     def _fill(self, grappler_id: str) -> None:
         encounter = self._encounter()
@@ -304,10 +274,6 @@ class GrappleDialog(QDialog):
     def check(self) -> CheckResult | None:
         return self._check
 
-    def _document_changed(self, summary: ChangeSummary) -> None:
-        if self._encounter_id in summary.encounter_ids or summary.character_ids:
-            self._declared()
-
     def _declared(self, *_args: object) -> None:
         """The roll as declared now: its terms and odds; a roll made for another
         declaration no longer stands."""
@@ -320,7 +286,11 @@ class GrappleDialog(QDialog):
         if encounter is None or request is None:
             problem = tr(_CTX, "Choose the grappler and the target")
         else:
-            self._show_next_roll(encounter, request.grappler_id)
+            grappler = encounter.find_combatant(request.grappler_id)
+            self._show_next_roll(
+                self.next_roll_check,
+                next_roll_of(encounter, grappler) if grappler is not None else None,
+                tr(_CTX, "Nothing waits on the grappler's next roll"))
             try:
                 self._spec = build_grapple(self._document.campaign, encounter, request)
             except ValueError as exc:
@@ -334,7 +304,7 @@ class GrappleDialog(QDialog):
             return
         self.message.show_message(spec.refusal)
         self.roll_button.setEnabled(not spec.refusal)
-        dms = ", ".join(f"{m.label} {m.value:+d}" for m in spec.modifiers)
+        dms = dms_text(spec.modifiers)
         difficulty = " ".join(
             f"{t.value:+d} {t.label}" if i else f"{t.value} {t.label.lower()}"
             for i, t in enumerate(spec.difficulty.terms))
@@ -342,8 +312,7 @@ class GrappleDialog(QDialog):
         dice = (tr(_CTX, "{0}d6 keep the 2 highest").format(2 + advantage) if advantage > 0
                 else tr(_CTX, "{0}d6 keep the 2 lowest").format(2 - advantage) if advantage < 0
                 else "2d6")
-        self.dice_edit.setPlaceholderText(tr(_CTX, "empty: the app rolls; or the table's {0} "
-                                                   "dice").format(2 + abs(advantage)))
+        self.dice_edit.setPlaceholderText(dice_hint(2 + abs(advantage)))
         self.terms_label.setText(tr(_CTX, "Roll {0} DM {1:+d} ({2}) against Difficulty {3} "
                                           "= {4}").format(
             dice, spec.roll_modifier, dms, spec.difficulty.total, difficulty))
@@ -379,16 +348,6 @@ class GrappleDialog(QDialog):
         check.setText(tr(_CTX, "Spend a Tactics {0} roll: {1}").format(
             pool.kind.value, tactics_text(pool)) if pool is not None else
             tr(_CTX, "No Tactics rolls left for the grappler's side"))
-
-    def _show_next_roll(self, encounter: Encounter, grappler_id: str) -> None:
-        grappler = encounter.find_combatant(grappler_id)
-        waiting = next_roll_of(encounter, grappler) if grappler is not None else None
-        if waiting:
-            self.next_roll_check.setText(tr(_CTX, "Next roll: {0}").format(waiting.text))
-            self.next_roll_check.setEnabled(True)
-        else:
-            self.next_roll_check.setText(tr(_CTX, "Nothing waits on the grappler's next roll"))
-            self.next_roll_check.setEnabled(False)
 
     # --- rolling and applying ------------------------------------------------------------
 
@@ -504,6 +463,4 @@ class GrappleDialog(QDialog):
         except ValueError as exc:
             self.message.show_message(str(exc))
             return False
-        push_patch(self._document, patch)
-        self.accept()
-        return True
+        return self._push(patch)

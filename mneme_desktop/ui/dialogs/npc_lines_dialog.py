@@ -136,9 +136,11 @@ class NpcLinesDialog(QDialog):
                 item.setToolTip(clip(error.text, TOOLTIP_LIMIT))
                 self.problems_list.addItem(item)
             self.problems_list.show()
-            self.summary_label.setText(tr(_CTX, "{0} line(s) cannot be read; nothing will be "
-                                                "added until they are fixed or removed."
-                                          ).format(len(exc.errors)))
+            self.summary_label.setText(
+                tr(_CTX, "1 line cannot be read; nothing will be added until it is fixed or "
+                         "removed.") if len(exc.errors) == 1 else
+                tr(_CTX, "{0} lines cannot be read; nothing will be added until they are "
+                         "fixed or removed.").format(len(exc.errors)))
             return False
         self.problems_list.hide()
         names = ", ".join(c.name for c in characters[:5]) + ("…" if len(characters) > 5 else "")

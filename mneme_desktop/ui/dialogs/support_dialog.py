@@ -9,12 +9,9 @@ import random
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -24,8 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mneme_desktop.domain import CHARACTERISTIC_CODES, Characteristic, Encounter
-from mneme_desktop.domain.combat import parse_dice_source
+from mneme_desktop.domain import CHARACTERISTIC_CODES, Characteristic
 from mneme_desktop.domain.combat.next_roll import next_roll_of
 from mneme_desktop.domain.combat.support import (
     SupportRequest,
@@ -33,14 +29,11 @@ from mneme_desktop.domain.combat.support import (
     build_support,
     support_patch,
 )
-from mneme_desktop.domain.edits import ChangeSummary
-from mneme_desktop.rules.checks import CheckResult
-from mneme_desktop.ui.commands import push_patch
+from mneme_desktop.ui.dialogs.roll_dialog_parts import CombatRollDialog, dms_text, plain_label
 from mneme_desktop.ui.i18n import tr
 from mneme_desktop.ui.models.roles import ID_ROLE
 from mneme_desktop.ui.views.attack_text import format_percent
 from mneme_desktop.ui.widgets.difficulty_picker import DifficultyPicker
-from mneme_desktop.ui.widgets.narrow import fit_placeholder
 from mneme_desktop.ui.widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
@@ -51,20 +44,15 @@ __all__ = ["SupportDialog"]
 _CTX = "SupportDialog"
 
 
-class SupportDialog(QDialog):
+class SupportDialog(CombatRollDialog):
     """One supporting action: declared, then rolled and applied as one step."""
 
     def __init__(self, document: CampaignDocument, encounter_id: str, supporter_id: str,
                  rng: random.Random, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(tr(_CTX, "Supporting action"))
-        self.setObjectName("support_dialog")
-        self._document = document
-        self._encounter_id = encounter_id
+        super().__init__(document, encounter_id, rng, tr(_CTX, "Supporting action"),
+                         "support_dialog", parent)
         self._supporter_id = supporter_id
-        self._rng = rng
         self._spec: SupportSpec | None = None
-        self.last_check: CheckResult | None = None
         form = QFormLayout(self)
         self.supporter_label = QLabel(objectName="support_supporter")
         self.supporter_label.setTextFormat(Qt.TextFormat.PlainText)  # a name, never markup
@@ -99,9 +87,7 @@ class SupportDialog(QDialog):
                                      objectName="support_spend")
         self.spend_check.setChecked(True)
         form.addRow(self.spend_check)
-        self.odds_label = QLabel(objectName="support_odds")
-        self.odds_label.setTextFormat(Qt.TextFormat.PlainText)  # names, never markup
-        self.odds_label.setWordWrap(True)
+        self.odds_label = plain_label("support_odds")
         # Room for the odds before any ally is ticked, so they appear without moving the
         # list and buttons under the pointer.
         self.odds_label.setMinimumHeight(self.odds_label.fontMetrics().lineSpacing() * 3)
@@ -112,15 +98,8 @@ class SupportDialog(QDialog):
         form.addRow(tr(_CTX, "Dice"), self.dice_edit)
         self.message = StatusLine("support_message")
         form.addRow(self.message)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.roll_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.roll_button.setText(tr(_CTX, "Roll and apply"))
-        self.roll_button.setObjectName("support_roll")
-        self.roll_button.setAutoDefault(False)
-        self.buttons.accepted.connect(self.roll)
-        self.buttons.rejected.connect(self.reject)
-        form.addRow(self.buttons)
+        self.roll_button = self._ok_buttons(form, tr(_CTX, "Roll and apply"), "support_roll",
+                                            self.roll)
         self._fill()
         self.ally_list.itemChanged.connect(self._declared)
         self.skill_combo.currentTextChanged.connect(self._declared)
@@ -131,18 +110,7 @@ class SupportDialog(QDialog):
             box.toggled.connect(self._declared)
         self.dice_edit.returnPressed.connect(self.roll)
         self.dice_edit.textEdited.connect(lambda _text: self.message.clear_message())
-        document.changed.connect(self._document_changed)
-        self._declared()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Enter in the dice box rolls (once); elsewhere it does not roll by surprise."""
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    def _encounter(self) -> Encounter | None:
-        return self._document.encounter(self._encounter_id)
+        self._watch()
 
     def _fill(self) -> None:
         encounter = self._encounter()
@@ -191,15 +159,6 @@ class SupportDialog(QDialog):
     def spec(self) -> SupportSpec | None:
         return self._spec
 
-    def _document_changed(self, summary: ChangeSummary) -> None:
-        if self._encounter_id in summary.encounter_ids or summary.character_ids:
-            self._declared()
-
-    def _show_dice_hint(self, dice: int) -> None:
-        self.dice_edit.setPlaceholderText(tr(_CTX, "empty: the app rolls; or the table's {0} "
-                                                   "dice").format(dice))
-        fit_placeholder(self.dice_edit)
-
     def _declared(self, *_args: object) -> None:
         """The check as declared now: its DMs and the odds of each DM for the allies."""
         encounter = self._encounter()
@@ -208,10 +167,8 @@ class SupportDialog(QDialog):
             return
         supporter = encounter.find_combatant(self._supporter_id)
         waiting = next_roll_of(encounter, supporter) if supporter is not None else None
-        self.next_roll_check.setText(
-            tr(_CTX, "Next roll: {0}").format(waiting.text) if waiting else
-            tr(_CTX, "Nothing waits on the supporter's next roll"))
-        self.next_roll_check.setEnabled(bool(waiting))
+        self._show_next_roll(self.next_roll_check, waiting,
+                             tr(_CTX, "Nothing waits on the supporter's next roll"))
         try:
             self._spec = build_support(self._document.campaign, encounter, self.request())
         except ValueError as exc:
@@ -222,7 +179,7 @@ class SupportDialog(QDialog):
         spec = self._spec
         self.message.show_message(spec.refusal)
         self.roll_button.setEnabled(not spec.refusal)
-        dms = ", ".join(f"{m.label} {m.value:+d}" for m in spec.modifiers) or tr(_CTX, "no DM")
+        dms = dms_text(spec.modifiers) or tr(_CTX, "no DM")
         dice = 2 + abs(spec.advantage)
         self._show_dice_hint(dice)
         self.odds_label.setText(tr(
@@ -235,16 +192,9 @@ class SupportDialog(QDialog):
     def roll(self) -> bool:
         """Roll (or read the table's dice) and apply: one step; the dialog closes."""
         self._declared()
-        spec, encounter = self._spec, self._encounter()
-        if spec is None or encounter is None:
+        spec = self._spec
+        if spec is None:
             return False
-        try:
-            source = parse_dice_source(self.dice_edit.text(), self._rng, 2 + abs(spec.advantage))
-            patch, check = support_patch(self._document.campaign, encounter, spec, source)
-        except ValueError as exc:
-            self.message.show_message(str(exc))
-            return False
-        self.last_check = check
-        push_patch(self._document, patch)
-        self.accept()
-        return True
+        return self._roll_and_push(2 + abs(spec.advantage), lambda encounter, source:
+                                   support_patch(self._document.campaign, encounter, spec,
+                                                 source))

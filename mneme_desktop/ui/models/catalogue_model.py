@@ -16,7 +16,6 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -41,6 +40,7 @@ from mneme_desktop.rules.dice import Scale
 from mneme_desktop.ui.catalogue_commands import edit_catalogue
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.i18n import tr, tr_noop
+from mneme_desktop.ui.models.headed_table import ColumnsTableModel
 from mneme_desktop.ui.models.roles import (
     CHOICES_ROLE,
     EDITOR_ROLE,
@@ -49,6 +49,7 @@ from mneme_desktop.ui.models.roles import (
     VALUE_ROLE,
 )
 from mneme_desktop.ui.models.sheet_models import (
+    aim_text,
     decimal_text,
     describe_error,
     enum_parser,
@@ -117,7 +118,7 @@ _COLUMNS: dict[CatalogueKind, tuple[CatalogueColumn, ...]] = {
         CatalogueColumn(tr_noop(_CTX, "Range"), lambda w: w.range_class.label, "range_class",
                         EditorSpec(EditorKind.CHOICE), enum_parser(RangeClass),
                         choices=tuple((r.label, r.value) for r in RangeClass)),
-        CatalogueColumn(tr_noop(_CTX, "Aim"), lambda w: str(w.aim_modifier), "aim_modifier",
+        CatalogueColumn(tr_noop(_CTX, "Aim"), lambda w: aim_text(w.aim_modifier), "aim_modifier",
                         _int(0, 99), parse_integer, numeric=True),
         CatalogueColumn(tr_noop(_CTX, "Thrown"),
                         lambda w: "" if w.thrown is None else decimal_text(w.thrown), "thrown",
@@ -156,9 +157,11 @@ _NEW_NAME = {
 _ORIGIN_COLUMN = CatalogueColumn(tr_noop(_CTX, "From"), lambda _e: "")
 
 
-class CatalogueTableModel(QAbstractTableModel):
+class CatalogueTableModel(ColumnsTableModel):
     """Every entry of one catalogue list, sorted by name, with its origin last."""
 
+    tr_context = _CTX
+    columns: tuple[CatalogueColumn, ...]
     edit_rejected = Signal(str)
     """An edit was refused; the message says why (nothing was changed)."""
 
@@ -199,19 +202,6 @@ class CatalogueTableModel(QAbstractTableModel):
         key = entry_key(name)
         return next((row for row, entry in enumerate(self._rows)
                      if entry_key(str(entry.name)) == key), None)
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(self.columns)):
-            return tr(_CTX, self.columns[section].header)
-        return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():

@@ -17,7 +17,6 @@ from typing import Any, ClassVar, cast
 
 from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -46,6 +45,7 @@ from mneme_desktop.rules.dice import Scale
 from mneme_desktop.ui.commands import edit_character
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.i18n import tr, tr_noop
+from mneme_desktop.ui.models.headed_table import ColumnsTableModel
 from mneme_desktop.ui.models.roles import (
     CHOICES_ROLE,
     EDITOR_ROLE,
@@ -67,6 +67,7 @@ __all__ = [
     "CoverTableModel",
     "SkillsTableModel",
     "WeaponsTableModel",
+    "aim_text",
     "decimal_text",
     "describe_error",
     "enum_parser",
@@ -224,7 +225,7 @@ def _casefold_sort(item: _Item) -> str:
     return str(item.name).casefold()
 
 
-class CharacterItemsModel(QAbstractTableModel):
+class CharacterItemsModel(ColumnsTableModel):
     """One list of one character (``list_field``) as a table of ``columns``.
 
     The rows are a snapshot of the list, renewed when ``document.changed`` touches the
@@ -235,20 +236,21 @@ class CharacterItemsModel(QAbstractTableModel):
     edit_rejected = Signal(str)
     """An edit was refused; the message says why (nothing was changed)."""
 
+    tr_context = _CTX
     item_type: ClassVar[type[BaseModel]]
     list_field: ClassVar[str]
     noun: ClassVar[str]
     nouns: ClassVar[str]
     """What one item (``noun``) and several (``nouns``) are called, untranslated source
     texts (marked with :func:`tr_noop`, translated where shown)."""
-    columns: ClassVar[tuple[Column, ...]]
+    columns: tuple[Column, ...]
 
     def __init__(self, document: CampaignDocument, character_id: str | None = None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._document = document
         self._character_id: str | None = None
-        self._items: list[_Item] = []
+        self._rows: list[_Item] = []
         document.changed.connect(self._document_changed)
         self.set_character(character_id)
 
@@ -257,7 +259,7 @@ class CharacterItemsModel(QAbstractTableModel):
     def set_character(self, character_id: str | None) -> None:
         self.beginResetModel()
         self._character_id = character_id
-        self._items = self._current_items()
+        self._rows = self._current_items()
         self.endResetModel()
 
     def character_id(self) -> str | None:
@@ -269,10 +271,10 @@ class CharacterItemsModel(QAbstractTableModel):
         return self._document.character(self._character_id)
 
     def item(self, row: int) -> _Item:
-        return self._items[row]
+        return self._rows[row]
 
     def items(self) -> list[_Item]:
-        return list(self._items)
+        return list(self._rows)
 
     def _current_items(self) -> list[_Item]:
         character = self.character()
@@ -283,9 +285,9 @@ class CharacterItemsModel(QAbstractTableModel):
             self._refresh()
 
     def _refresh(self) -> None:
-        old, new = self._items, self._current_items()
+        old, new = self._rows, self._current_items()
         if len(new) == len(old):
-            self._items = new
+            self._rows = new
             if new and new != old:
                 self.dataChanged.emit(self.index(0, 0),
                                       self.index(len(new) - 1, len(self.columns) - 1))
@@ -296,35 +298,18 @@ class CharacterItemsModel(QAbstractTableModel):
         count = abs(len(new) - len(old))
         if len(new) > len(old) and new[prefix + count:] == old[prefix:]:
             self.beginInsertRows(QModelIndex(), prefix, prefix + count - 1)
-            self._items = new
+            self._rows = new
             self.endInsertRows()
         elif len(new) < len(old) and old[prefix + count:] == new[prefix:]:
             self.beginRemoveRows(QModelIndex(), prefix, prefix + count - 1)
-            self._items = new
+            self._rows = new
             self.endRemoveRows()
         else:
             self.beginResetModel()
-            self._items = new
+            self._rows = new
             self.endResetModel()
 
     # --- Qt model interface ----------------------------------------------------------------
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._items)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.columns):
-            return None
-        column = self.columns[section]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return tr(_CTX, column.header)
-        if role == Qt.ItemDataRole.ToolTipRole and column.header_tooltip:
-            return tr(_CTX, column.header_tooltip)
-        return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -338,12 +323,12 @@ class CharacterItemsModel(QAbstractTableModel):
         return flags
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self._items):
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         character = self.character()
         if character is None:
             return None
-        item = self._items[index.row()]
+        item = self._rows[index.row()]
         column = self.columns[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
             return "" if column.checkable else column.display(item, character)
@@ -391,7 +376,7 @@ class CharacterItemsModel(QAbstractTableModel):
 
     def setData(self, index: _Index, value: object,
                 role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if not index.isValid() or not 0 <= index.row() < len(self._items):
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return False
         column = self.columns[index.column()]
         if column.field is None:
@@ -405,7 +390,7 @@ class CharacterItemsModel(QAbstractTableModel):
         elif role != Qt.ItemDataRole.EditRole:
             return False
         row = index.row()
-        item = self._items[row]
+        item = self._rows[row]
         try:
             new_value = column.parse(value) if column.parse is not None else value
             updates = self.field_updates(column, item, new_value)
@@ -463,16 +448,16 @@ class CharacterItemsModel(QAbstractTableModel):
         name = _item_label(added, noun)
         if not self._edit(tr(_CTX, "Add {0} {1}").format(noun, name), change):
             return None
-        return len(self._items) - 1
+        return len(self._rows) - 1
 
     def remove_rows(self, rows: Iterable[int]) -> bool:
         """Remove the given rows as one undoable edit."""
-        doomed = sorted({row for row in rows if 0 <= row < len(self._items)})
+        doomed = sorted({row for row in rows if 0 <= row < len(self._rows)})
         if not doomed or self.character() is None:
             return False
         field = self.list_field
         noun = tr(_CTX, self.noun)
-        names = [_item_label(self._items[row], noun) for row in doomed]
+        names = [_item_label(self._rows[row], noun) for row in doomed]
 
         def change(character: Character) -> None:
             items = list(getattr(character, field))
@@ -577,8 +562,13 @@ def _damage_tooltip(weapon: Weapon, _character: Character) -> str:
             dice, dice.minimum, dice.maximum, mean, scale)
 
 
+def aim_text(aim_modifier: int) -> str:
+    """A weapon's aim modifier as the sheet and the catalogue both show it: "+2" or "none"."""
+    return f"+{aim_modifier}" if aim_modifier else tr(_CTX, "none")
+
+
 def _aim_text(weapon: Weapon, _character: Character) -> str:
-    return f"+{weapon.aim_modifier}" if weapon.aim_modifier else tr(_CTX, "none")
+    return aim_text(weapon.aim_modifier)
 
 
 def _aim_tooltip(weapon: Weapon, _character: Character) -> str:

@@ -11,7 +11,6 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -24,6 +23,7 @@ from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.ui import thing_commands
 from mneme_desktop.ui.document import CampaignDocument
 from mneme_desktop.ui.i18n import tr, tr_noop
+from mneme_desktop.ui.models.headed_table import ColumnsTableModel
 from mneme_desktop.ui.models.roles import (
     CHOICES_ROLE,
     EDITOR_ROLE,
@@ -61,12 +61,13 @@ class ThingColumn:
     choices: Callable[[Thing], list[tuple[str, object]]] | None = None
 
 
-class ThingListModel(QAbstractTableModel):
+class ThingListModel(ColumnsTableModel):
     """One list field of one thing as a table; the rows follow the campaign on every step
     that touches the thing."""
 
     edit_rejected = Signal(str)
 
+    tr_context = _CTX
     list_field: ClassVar[str]
     noun: ClassVar[str]
     columns: tuple[ThingColumn, ...]
@@ -75,13 +76,13 @@ class ThingListModel(QAbstractTableModel):
         super().__init__(parent)
         self._document = document
         self._thing_id: str | None = None
-        self._items: list[BaseModel] = []
+        self._rows: list[BaseModel] = []
         document.changed.connect(self._document_changed)
 
     def set_thing(self, thing_id: str | None) -> None:
         self.beginResetModel()
         self._thing_id = thing_id
-        self._items = self._current()
+        self._rows = self._current()
         self.endResetModel()
 
     def thing(self) -> Thing | None:
@@ -98,30 +99,17 @@ class ThingListModel(QAbstractTableModel):
                 summary.touches_thing(self._thing_id, self._document.campaign)
                 or summary.structure_changed or summary.character_ids):
             new = self._current()
-            if len(new) == len(self._items):
-                self._items = new
+            if len(new) == len(self._rows):
+                self._rows = new
                 if new:
                     self.dataChanged.emit(self.index(0, 0),
                                           self.index(len(new) - 1, len(self.columns) - 1))
             else:
                 self.beginResetModel()
-                self._items = new
+                self._rows = new
                 self.endResetModel()
 
     # --- Qt model --------------------------------------------------------------------------
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._items)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(self.columns)):
-            return tr(_CTX, self.columns[section].header)
-        return None
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -131,9 +119,9 @@ class ThingListModel(QAbstractTableModel):
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         thing = self.thing()
-        if not index.isValid() or thing is None or not 0 <= index.row() < len(self._items):
+        if not index.isValid() or thing is None or not 0 <= index.row() < len(self._rows):
             return None
-        item = self._items[index.row()]
+        item = self._rows[index.row()]
         column = self.columns[index.column()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return column.display(item, thing)
@@ -157,10 +145,10 @@ class ThingListModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
         row = index.row()
-        if not 0 <= row < len(self._items):
+        if not 0 <= row < len(self._rows):
             return False
         column = self.columns[index.column()]
-        item = self._items[row]
+        item = self._rows[row]
         try:
             edited = type(item).model_validate(
                 {**item.model_dump(), column.field: column.parse(value)})
@@ -198,14 +186,14 @@ class ThingListModel(QAbstractTableModel):
         if not self._edit(tr(_CTX, "Add {0} {1}").format(tr(_CTX, self.noun),
                                                          self._label(item)), change):
             return None
-        return len(self._items) - 1
+        return len(self._rows) - 1
 
     def remove_rows(self, rows: Iterable[int]) -> bool:
-        doomed = sorted({row for row in rows if 0 <= row < len(self._items)})
+        doomed = sorted({row for row in rows if 0 <= row < len(self._rows)})
         if not doomed:
             return False
         field = self.list_field
-        names = ", ".join(self._label(self._items[row]) for row in doomed)
+        names = ", ".join(self._label(self._rows[row]) for row in doomed)
 
         def change(thing: Thing) -> None:
             items = list(getattr(thing, field))

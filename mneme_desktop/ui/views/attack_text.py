@@ -189,9 +189,9 @@ def outcome_html(outcome: AttackOutcome) -> str:
             continue
         assert hit.result is not None
         armor = tr(_CTX, " against armor {0}").format(hit.target.armor) if hit.target.armor else ""
-        lines.append(escaped(tr(_CTX,
-                "<p><b>{}</b>: {} roll(s) of {}{},"), hit.target.name, hit.rolled,
-                             spec.dice, armor)
+        rolls = (tr(_CTX, "<p><b>{}</b>: {} roll of {}{},") if hit.rolled == 1
+                 else tr(_CTX, "<p><b>{}</b>: {} rolls of {}{},"))
+        lines.append(escaped(rolls, hit.target.name, hit.rolled, spec.dice, armor)
                      + tr(_CTX, " best {0} kept: {1} = <b>{2} damage</b></p>").format(
                              hit.kept, _rolls_html(hit.result), hit.total))
         lines.append(location_html(outcome, hit))
