@@ -237,7 +237,6 @@ def _open_editor(view: QAbstractItemView, index) -> Any:
     ("weapons_view", "weapons_model", "Aim"),
     ("armor_view", "armor_model", "Rating"),
     ("cover_view", "cover_model", "Protection"),
-    ("cover_view", "cover_model", "HP"),
 ])
 def test_number_cell_editors_cannot_hold_an_out_of_range_value(
     qtbot, sheet_view, table: str, model_name: str, header: str
@@ -278,6 +277,28 @@ def test_invalid_damage_dice_typed_in_the_cell_are_refused_with_a_message(
     qtbot.waitUntil(lambda: view.state() != QAbstractItemView.State.EditingState)
     assert sheet_view.message_label.message().startswith("Damage not changed: ")
     assert_unchanged(campaign, before, f"dice {typed!r}")
+
+
+@pytest.mark.parametrize("typed", ["-1", "-999", "99999999999", "abc", "1.5", "2 XHP",
+                                   "9999999999 KHP"])
+def test_impossible_hit_points_typed_in_the_cover_cell_are_refused(
+    qtbot, sheet_view, typed: str
+) -> None:
+    """Cover HP takes a number or the Ch.7 scale notation ("2 DHP"), so it is a text cell:
+    anything that is not hit points in range is refused with a message, nothing changed."""
+    campaign = _campaign(sheet_view)
+    before = snapshot(campaign)
+    view = sheet_view.cover_view
+    model = sheet_view.cover_model
+    source = model.index(0, _column(model, "HP"))
+    index = source if view.model() is model else view.model().mapFromSource(source)
+    editor = _open_editor(view, index)
+    assert isinstance(editor, QLineEdit)
+    paste(qtbot, editor, typed)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: view.state() != QAbstractItemView.State.EditingState)
+    assert sheet_view.message_label.message(), f"no word for HP {typed!r}"
+    assert_unchanged(campaign, before, f"cover HP {typed!r}")
 
 
 def test_the_editor_specs_match_the_domain_limits(sheet_view) -> None:
