@@ -238,8 +238,6 @@ class CharacterSheetView(QWidget):
 
         self.identity = IdentityGroup(self)
         body_layout.addWidget(self.identity)
-        self.background = BackgroundGroup(self, self.careers_model)
-        body_layout.addWidget(self.background)
 
         middle = QHBoxLayout()
         middle.setSpacing(SPACING)
@@ -276,6 +274,9 @@ class CharacterSheetView(QWidget):
         body_layout.addWidget(self.equipment)
         self.conditions = ConditionsGroup(self, self.conditions_model)
         body_layout.addWidget(self.conditions)
+        # Background below what the table needs in a fight (HP, track, gear, conditions).
+        self.background = BackgroundGroup(self, self.careers_model)
+        body_layout.addWidget(self.background)
         self.notes = NotesGroup(self, self._document)
         body_layout.addWidget(self.notes)
         body_layout.addStretch(1)
