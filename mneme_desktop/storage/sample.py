@@ -46,6 +46,7 @@ from mneme_desktop.domain import (
     ThingTemplate,
     Weapon,
 )
+from mneme_desktop.domain.character import Career
 from mneme_desktop.domain.things import CrewPosition
 from mneme_desktop.rules.actions import ActionKind, BodyArea, Load, Stance, initiative_modifier
 from mneme_desktop.rules.checks import CoverLevel
@@ -142,6 +143,10 @@ def _mara() -> Character:
         name="Mara Vey",
         player="Alex",
         kind=CharacterKind.PLAYER,
+        species="Human",
+        age=30,
+        careers=[Career(name="Marine", terms=2, rank="Corporal")],
+        credits=1_200,
         characteristics=Characteristics.of(8, 9, 8, 7, 8, 6),
         skills=_skills(
             ("Gun Combat (Slug Rifle)", 2),
@@ -169,6 +174,10 @@ def _tomas() -> Character:
         name="Tomas Okoro",
         player="Bea",
         kind=CharacterKind.PLAYER,
+        species="Human",
+        age=38,
+        careers=[Career(name="Physician", terms=3)],
+        credits=3_400,
         characteristics=Characteristics.of(6, 7, 7, 10, 11, 7),
         skills=_skills(
             ("Medic", 2),
@@ -193,6 +202,10 @@ def _ilse() -> Character:
         name="Ilse Brandt",
         player="Chen",
         kind=CharacterKind.PLAYER,
+        species="Human",
+        age=27,
+        careers=[Career(name="Army", terms=2, rank="Sergeant")],
+        credits=600,
         characteristics=Characteristics.of(10, 8, 9, 6, 7, 8),
         skills=_skills(
             ("Melee Combat (Slashing)", 2),
@@ -254,6 +267,10 @@ def _sef() -> Character:
         name="Sef Adeyemi",
         player="Dana",
         kind=CharacterKind.PLAYER,
+        species="Human",
+        age=24,
+        careers=[Career(name="Scout", terms=1)],
+        credits=250,
         characteristics=Characteristics.of(6, 10, 7, 9, 7, 5, 8),
         skills=_skills(
             ("Recon", 2),
