@@ -55,7 +55,6 @@ from mneme_desktop.domain.quick_check import (
     resolve_check,
     roll_expression,
     side_tactics,
-    tactics_text,
 )
 from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, opposing_skill
 from mneme_desktop.rules.dice import parse_dice_source
@@ -65,6 +64,7 @@ from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.widgets.difficulty_picker import DifficultyPicker
 from mneme_desktop.ui.widgets.status_line import StatusLine
 from mneme_desktop.ui.widgets.superiority_picker import SuperiorityPicker
+from mneme_desktop.ui.widgets.tactics_box import offer_tactics_roll
 
 _CTX = "CheckDialog"
 
@@ -531,14 +531,7 @@ class CheckDialog(QDialog):
         fight = campaign.find_encounter(fight_id) if fight_id else None
         pool = side_tactics(fight, fight.combatant(combatant_id).side) if (
             fight is not None and combatant_id is not None) else None
-        if pool is None and self.tactics_check.isChecked():
-            self.tactics_check.blockSignals(True)
-            self.tactics_check.setChecked(False)
-            self.tactics_check.blockSignals(False)
-        if pool is not None:
-            self.tactics_check.setText(tr(_CTX, "Spend a Tactics {0} roll: {1}").format(
-                pool.kind.value, tactics_text(pool)))
-        self.tactics_check.setVisible(pool is not None)
+        offer_tactics_roll(self.tactics_check, pool)
 
     def _update_odds(self) -> None:
         self._show_next_roll()

@@ -29,7 +29,7 @@ from mneme_desktop.domain.combat.grapple import (
     grapple_check,
     grapple_patch,
 )
-from mneme_desktop.domain.combat.next_roll import next_roll_of, side_tactics, tactics_text
+from mneme_desktop.domain.combat.next_roll import next_roll_of, side_tactics
 from mneme_desktop.domain.edits import Patch
 from mneme_desktop.rules.checks import CheckResult
 from mneme_desktop.rules.grappling import (
@@ -51,6 +51,7 @@ from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.views.attack_text import format_percent
 from mneme_desktop.ui.widgets.narrow import fit_placeholder
 from mneme_desktop.ui.widgets.status_line import StatusLine
+from mneme_desktop.ui.widgets.tactics_box import offer_tactics_roll
 
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
@@ -339,15 +340,8 @@ class GrappleDialog(CombatRollDialog):
             encounter is not None and grappler_id is not None) else None
         pool = side_tactics(encounter, grappler.side) if (
             encounter is not None and grappler is not None) else None
-        check = self.tactics_check
-        if pool is None and check.isChecked():
-            check.blockSignals(True)
-            check.setChecked(False)
-            check.blockSignals(False)
-        check.setEnabled(pool is not None)
-        check.setText(tr(_CTX, "Spend a Tactics {0} roll: {1}").format(
-            pool.kind.value, tactics_text(pool)) if pool is not None else
-            tr(_CTX, "No Tactics rolls left for the grappler's side"))
+        offer_tactics_roll(self.tactics_check, pool,
+                           tr(_CTX, "No Tactics rolls left for the grappler's side"))
 
     # --- rolling and applying ------------------------------------------------------------
 

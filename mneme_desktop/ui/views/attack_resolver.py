@@ -46,7 +46,7 @@ from mneme_desktop.domain.combat import (
 )
 from mneme_desktop.domain.combat.attack_spec import AttackRequest
 from mneme_desktop.domain.combat.attack_things import attack_weapons, crew_weapons
-from mneme_desktop.domain.combat.next_roll import next_roll_of, side_tactics, tactics_text
+from mneme_desktop.domain.combat.next_roll import next_roll_of, side_tactics
 from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.rules.checks import DEFAULT_DIFFICULTY, CheckResult, CoverLevel
 from mneme_desktop.ui.commands import push_patch
@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
 
 from mneme_desktop.ui.i18n import tr
+from mneme_desktop.ui.widgets.tactics_box import offer_tactics_roll
 
 _CTX = "AttackResolver"
 
@@ -687,15 +688,8 @@ class AttackResolver(AttackForm):
             encounter is not None and attacker_id is not None) else None
         pool = side_tactics(encounter, attacker.side) if (
             encounter is not None and attacker is not None) else None
-        check = self.tactics_check
-        if pool is None and check.isChecked():
-            check.blockSignals(True)
-            check.setChecked(False)
-            check.blockSignals(False)
-        check.setEnabled(pool is not None)
-        check.setText(
-            tr(_CTX, "Spend a Tactics {0} roll: {1}").format(pool.kind.value, tactics_text(pool))
-            if pool is not None else tr(_CTX, "No Tactics rolls left for the attacker's side"))
+        offer_tactics_roll(self.tactics_check, pool,
+                           tr(_CTX, "No Tactics rolls left for the attacker's side"))
 
     def _show_next_roll(self, encounter: Encounter | None, request: AttackRequest | None
                         ) -> None:
