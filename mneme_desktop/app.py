@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
+    from mneme_desktop.code_cache import CodeCache
+
 log = logging.getLogger("mneme_desktop")
 
 VIEWS = ("sheet", "encounter", "healing", "player")
@@ -164,7 +166,19 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
 
     if not check_platform_or_explain(headless):  # Qt would abort with a misleading line
         return 1
-    release_collector = hold_garbage_collector() if not headless else None
+    paths = paths or AppPaths.default()
+    release_collector = hold_garbage_collector()
+    code_cache = start_code_cache(paths)
+    try:
+        return _run_window(args, paths, headless, release_collector, code_cache)
+    finally:
+        release_collector()
+        code_cache.save()
+        code_cache.uninstall()
+
+
+def _run_window(args: argparse.Namespace, paths: AppPaths, headless: bool,
+                release_collector: Callable[[], None], code_cache: CodeCache) -> int:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # we use none; finding costs
     from PySide6.QtWidgets import QApplication
 
@@ -186,12 +200,15 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
 
     window = MainWindow(context)
     install_exception_hook(context, app, window)
-    if release_collector is not None:
+    if not headless:
         window.opening_finished.connect(release_collector)
+        window.opening_finished.connect(code_cache.save)
         window.open_after_first_paint(args.campaign)
         window.show()
         return app.exec()
-    if not window.open_initial(args.campaign):
+    opened = window.open_initial(args.campaign)
+    release_collector()
+    if not opened:
         _explain_open_failure(args.campaign, context)
         return 1
     if args.screenshot:
@@ -203,6 +220,17 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
     ok = not context.errors and window.isVisible()
     window.discard_and_close()
     return 0 if ok else 1
+
+
+def start_code_cache(paths: AppPaths) -> CodeCache:
+    """Reuse the code compiled for dataclass methods and annotations at earlier starts
+    (:mod:`mneme_desktop.code_cache`); installed before pydantic and the domain import."""
+    from mneme_desktop.code_cache import CodeCache
+
+    cache = CodeCache(paths.cache_dir / "code-cache.bin")
+    cache.load()
+    cache.install()
+    return cache
 
 
 def hold_garbage_collector() -> Callable[[], None]:
