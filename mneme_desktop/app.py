@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType, TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.context import AppContext
@@ -180,6 +180,8 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
 def _run_window(args: argparse.Namespace, paths: AppPaths, headless: bool,
                 release_collector: Callable[[], None], code_cache: CodeCache) -> int:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # we use none; finding costs
+    skip_pydantic_plugin_search()
+    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     quicken_pyside_module_scan()
@@ -202,7 +204,8 @@ def _run_window(args: argparse.Namespace, paths: AppPaths, headless: bool,
     install_exception_hook(context, app, window)
     if not headless:
         window.opening_finished.connect(release_collector)
-        window.opening_finished.connect(code_cache.save)
+        # Written (when this start compiled something new) once the window is on screen.
+        window.opening_finished.connect(lambda: QTimer.singleShot(0, code_cache.save))
         window.open_after_first_paint(args.campaign)
         window.show()
         return app.exec()
@@ -283,6 +286,62 @@ def quicken_pyside_module_scan() -> bool:
 
     mod_uses_pyside.quickened = True  # type: ignore[attr-defined]
     feature._mod_uses_pyside = mod_uses_pyside  # type: ignore[union-attr]
+    return True
+
+
+PYDANTIC_PLUGIN_LOADER = "pydantic.plugin._loader"
+
+
+def skip_pydantic_plugin_search() -> bool:
+    """Answer pydantic's "which plugins?" without importing ``importlib.metadata``; True if
+    the stand-in was put in place.
+
+    With ``PYDANTIC_DISABLE_PLUGINS=__all__`` (we use no pydantic plugin) pydantic's plugin
+    loader returns none without looking, but importing the loader imports
+    ``importlib.metadata``, and with it email, zipfile, csv, socket and ~40 more modules: ~8
+    ms of a start, when the first validator is built. The stand-in answers ``get_plugins()``
+    with none while plugins are disabled and hands any other name, or the call when they
+    are not, to pydantic's own loader, loaded then.
+    """
+    if PYDANTIC_PLUGIN_LOADER in sys.modules or \
+            os.environ.get("PYDANTIC_DISABLE_PLUGINS") != "__all__":
+        return False
+    stand_in = ModuleType(PYDANTIC_PLUGIN_LOADER)
+
+    def real_loader() -> ModuleType:
+        import importlib.machinery
+        import importlib.util
+
+        import pydantic.plugin
+
+        if sys.modules.get(PYDANTIC_PLUGIN_LOADER) is not stand_in:
+            return sys.modules[PYDANTIC_PLUGIN_LOADER]
+        spec = importlib.machinery.PathFinder.find_spec(PYDANTIC_PLUGIN_LOADER,
+                                                        list(pydantic.plugin.__path__))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[PYDANTIC_PLUGIN_LOADER] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules[PYDANTIC_PLUGIN_LOADER] = stand_in
+            raise
+        return module
+
+    def get_plugins() -> Any:
+        if os.environ.get("PYDANTIC_DISABLE_PLUGINS") == "__all__":
+            return ()
+        return real_loader().get_plugins()
+
+    def __getattr__(name: str) -> Any:  # noqa: N807 - the module-level hook
+        if name.startswith("__"):  # the import system asks for __path__ and the like
+            raise AttributeError(name)
+        return getattr(real_loader(), name)
+
+    stand_in.get_plugins = get_plugins  # type: ignore[attr-defined]
+    stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
+    stand_in.real_loader = real_loader  # type: ignore[attr-defined]
+    sys.modules[PYDANTIC_PLUGIN_LOADER] = stand_in
     return True
 
 

@@ -9,7 +9,8 @@ compiles to the same code, so the code is kept in the cache folder, like a ``.py
 keyed by the interpreter's bytecode magic number and the exact source text.
 
 Anything unexpected (no file, another Python, a damaged or foreign file, a write that
-fails) means compiling as before; the file is replaced whole, never written in place.
+fails) means compiling as before; the file is replaced whole through the one atomic writer
+(:mod:`mneme_desktop.atomicfile`), never written in place.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ import hashlib
 import importlib.util
 import logging
 import marshal
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
+
+from mneme_desktop.atomicfile import replace_file
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ class CodeCache:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self._codes: dict[Key, CodeType] = {}
+        self._stored: dict[Key, bytes] = {}  # marshalled, read back when first asked for
         self._used: set[Key] = set()
         self.hits = 0
         self.misses = 0
@@ -64,33 +66,27 @@ class CodeCache:
             data = self.path.read_bytes()
         except OSError:
             return 0
-        codes = _decode(data)
-        if codes is None:
+        stored = _decode(data)
+        if stored is None:
             log.info("Ignoring the code cache %s: not one this Python wrote", self.path)
             return 0
-        self._codes.update(codes)
-        return len(codes)
+        self._stored.update(stored)
+        return len(stored)
 
     def save(self) -> bool:
         """Write the entries back if this run compiled new ones (those this run used
         first, then the rest up to :data:`MAX_ENTRIES`); True if written."""
         if self.path is None or not self.misses:
             return False
-        order = [key for key in self._codes if key in self._used]
-        order += [key for key in self._codes if key not in self._used]
-        keep = {key: self._codes[key] for key in order[:MAX_ENTRIES]}
+        blobs = {key: marshal.dumps(code) for key, code in self._codes.items()}
+        used = [key for key in blobs if key in self._used]
+        rest = [key for key in self._stored if key not in blobs]
+        keep = {key: blobs.get(key) or self._stored[key] for key in [*used, *rest][:MAX_ENTRIES]}
         payload = marshal.dumps(keep)
         data = _header() + hashlib.sha256(payload).digest() + payload
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".code-cache-", dir=self.path.parent)
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(data)
-                os.replace(temporary, self.path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
+            replace_file(self.path, data, new_file_mode=0o600)
         except OSError as exc:
             log.info("Could not write the code cache %s: %s", self.path, exc)
             return False
@@ -103,6 +99,10 @@ class CodeCache:
         key = _key(source, filename, mode)
         self._used.add(key)
         code = self._codes.get(key)
+        if code is None and key in self._stored:
+            code = _unmarshal(self._stored.pop(key))
+            if code is not None:
+                self._codes[key] = code
         if code is not None:
             self.hits += 1
             return code
@@ -148,7 +148,8 @@ def _header() -> bytes:
     return _FORMAT + importlib.util.MAGIC_NUMBER + version
 
 
-def _decode(data: bytes) -> dict[Key, CodeType] | None:
+def _decode(data: bytes) -> dict[Key, bytes] | None:
+    """The entries of a cache file, still marshalled; None if the file is not usable."""
     header = _header()
     if not data.startswith(header):
         return None
@@ -156,13 +157,18 @@ def _decode(data: bytes) -> dict[Key, CodeType] | None:
     if hashlib.sha256(payload).digest() != digest:
         return None
     try:
-        codes = marshal.loads(payload)
+        stored = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return None
-    if not isinstance(codes, dict):
+    if not isinstance(stored, dict):
         return None
-    valid: dict[Key, CodeType] = {}
-    for key, code in codes.items():
-        if isinstance(key, bytes) and len(key) == 16 and isinstance(code, CodeType):
-            valid[key] = code
-    return valid
+    return {key: blob for key, blob in stored.items()
+            if isinstance(key, bytes) and len(key) == 16 and isinstance(blob, bytes)}
+
+
+def _unmarshal(blob: bytes) -> CodeType | None:
+    try:
+        code = marshal.loads(blob)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return code if isinstance(code, CodeType) else None

@@ -23,6 +23,7 @@ _BASE = {ROOT}
 ALLOWED: dict[str, set[str]] = {
     ROOT: set(),
     "atomicfile": set(),
+    "code_cache": {"atomicfile"},
     "platform_check": _BASE,
     "rules": set(),
     "domain": {"rules"},
@@ -37,7 +38,7 @@ ALLOWED: dict[str, set[str]] = {
     "ui": {"rules", "domain", "storage", "drawing", "export", "settings", "paths", "logs",
            "context", "atomicfile", "platform_check", *_BASE},
     "app": {"rules", "domain", "storage", "drawing", "export", "ui", "settings", "paths",
-            "logs", "context", "atomicfile", "platform_check", *_BASE},
+            "logs", "context", "atomicfile", "platform_check", "code_cache", *_BASE},
     "__main__": {"app", *_BASE},
 }
 

@@ -13,7 +13,6 @@ over the text, and a large file too dense to be a campaign is refused before par
 
 from __future__ import annotations
 
-import copy
 import functools
 import gc
 import json
@@ -87,20 +86,24 @@ def fail_fast_validator(model: type[BaseModel]) -> SchemaValidator:
     """
     if not model.__pydantic_complete__:  # domain models defer building until first use
         model.model_rebuild()
-    schema = copy.deepcopy(model.__pydantic_core_schema__)
-    pending: list[Any] = [schema]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, dict):
-            if node.get("type") in ("list", "tuple", "set", "frozenset"):
-                node["fail_fast"] = True
-            pending.extend(node.values())
-        elif isinstance(node, list):
-            pending.extend(node)
+    schema = _fail_fast_copy(model.__pydantic_core_schema__)
     config = CoreConfig(title=model.__name__)
     if model.model_config.get("extra") == "forbid":
         config["extra_fields_behavior"] = "forbid"
     return SchemaValidator(schema, config)
+
+
+def _fail_fast_copy(node: Any) -> Any:
+    """``node`` with its dicts and lists copied (the model's own schema stays as it is) and
+    every list-like schema in it marked fail-fast; other values are shared, not copied."""
+    if isinstance(node, dict):
+        copied = {key: _fail_fast_copy(value) for key, value in node.items()}
+        if copied.get("type") in ("list", "tuple", "set", "frozenset"):
+            copied["fail_fast"] = True
+        return copied
+    if isinstance(node, list):
+        return [_fail_fast_copy(item) for item in node]
+    return node
 
 
 def validate_document(model: type[ModelT], document: Any) -> ModelT:

@@ -107,7 +107,7 @@ class MainWindow(QMainWindow):
 
         self.autosave_timer = QTimer(self)
         self.autosave_timer.timeout.connect(self.autosave_now)
-        self.apply_settings()
+        self.apply_settings(at_start=True)
         restore_layout(self, context.settings, self.navigator_dock)
 
     # --- construction ------------------------------------------------------------------
@@ -197,13 +197,15 @@ class MainWindow(QMainWindow):
 
     # --- settings and layout -------------------------------------------------------------
 
-    def apply_settings(self) -> None:
+    def apply_settings(self, *, at_start: bool = False) -> None:
+        """Apply the app settings; ``at_start``: from the window's constructor, before any
+        view exists."""
         settings = self.context.settings
         self.autosave_timer.setInterval(settings.autosave_interval_s * 1000)
         self.autosave_timer.start()
         app = QApplication.instance()
         if isinstance(app, QApplication) and not self.context.smoke_test:
-            apply_theme(app, settings.theme, self._system_palette)
+            apply_theme(app, settings.theme, self._system_palette, restyle_widgets=not at_start)
 
     # --- questions (answers can be queued by tests) ---------------------------------------
 
@@ -346,9 +348,9 @@ class MainWindow(QMainWindow):
             self.tree.setCurrentIndex(first)
         else:
             self.show_page(Page.EMPTY)
-        # Armed once the first page is built, not from the first line: see app_guard. Arming
-        # settles every widget built so far; later ones as Qt polishes them.
-        install_app_guard()
+        # Armed once the first page is on screen, not from the first line: see app_guard.
+        # Arming settles every widget built so far; later ones as Qt polishes them.
+        QTimer.singleShot(0, install_app_guard)
 
     def _build_views(self, document: CampaignDocument) -> None:
         """New views for ``document``, and the campaign clock for the time toolbar."""

@@ -97,12 +97,18 @@ class DarkIndicatorStyle(QProxyStyle):
         painter.restore()
 
 
-def apply_theme(app: QApplication, theme: Theme, system_palette: QPalette | None = None) -> None:
-    """Apply ``theme``; ``system_palette`` is what the platform gave us at start-up."""
+def apply_theme(app: QApplication, theme: Theme, system_palette: QPalette | None = None, *,
+                restyle_widgets: bool = True) -> None:
+    """Apply ``theme``; ``system_palette`` is what the platform gave us at start-up.
+
+    ``restyle_widgets`` False: no widget has a palette style sheet yet (the window's own
+    start-up), so the walk over every widget is skipped; it also made PySide6 create ~40
+    enum classes for Qt's private widget classes before the first paint."""
     if theme is Theme.SYSTEM:
         if system_palette is not None:
             app.setPalette(system_palette)
-            _resolve_palette_sheets(app)
+            if restyle_widgets:
+                _resolve_palette_sheets(app)
         return
     if theme is Theme.DARK:
         app.setStyle(DarkIndicatorStyle())
@@ -110,7 +116,8 @@ def apply_theme(app: QApplication, theme: Theme, system_palette: QPalette | None
     else:
         app.setStyle("Fusion")
         app.setPalette(light_palette())
-    _resolve_palette_sheets(app)
+    if restyle_widgets:
+        _resolve_palette_sheets(app)
 
 
 def _resolve_palette_sheets(app: QApplication) -> None:

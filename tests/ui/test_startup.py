@@ -228,8 +228,8 @@ def test_showing_a_campaign_loads_no_export_code(qtbot, context, tmp_path) -> No
 
 
 def test_the_app_guard_is_armed_once_the_campaign_is_shown(qtbot, context) -> None:
-    """Armed after the first page is built (a filter from the first line cost ~26 ms of the
-    start), and then it has settled the widgets built before it."""
+    """Armed once the first page is built and on screen (a filter from the first line cost
+    ~26 ms of the start), and then it has settled the widgets built before it."""
     from PySide6.QtWidgets import QAbstractSpinBox, QApplication
 
     from mneme_desktop.ui.app_guard import AppGuard
@@ -237,9 +237,47 @@ def test_the_app_guard_is_armed_once_the_campaign_is_shown(qtbot, context) -> No
     window = MainWindow(context)
     qtbot.addWidget(window)
     assert window.open_initial(None)
-    assert QApplication.instance().findChild(AppGuard) is not None
     window.show()
     qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: QApplication.instance().findChild(AppGuard) is not None)
     for spin in window.findChildren(QAbstractSpinBox):
         assert spin.focusPolicy() != Qt.FocusPolicy.WheelFocus
     close(window)
+
+
+_PLUGIN_SCRIPT = textwrap.dedent(
+    """
+    import os, sys
+    os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
+    from mneme_desktop.app import PYDANTIC_PLUGIN_LOADER, skip_pydantic_plugin_search
+    assert skip_pydantic_plugin_search()
+    assert not skip_pydantic_plugin_search()  # once is enough
+    stand_in = sys.modules[PYDANTIC_PLUGIN_LOADER]
+
+    from mneme_desktop.domain import Campaign
+    from mneme_desktop.storage import build_sample_campaign, campaign_from_json, campaign_to_json
+    campaign = build_sample_campaign()
+    assert campaign_from_json(campaign_to_json(campaign)) == campaign
+    print("metadata imported:", "importlib.metadata" in sys.modules)
+
+    del os.environ["PYDANTIC_DISABLE_PLUGINS"]  # now pydantic's own loader answers
+    print("plugins:", tuple(stand_in.get_plugins()))
+    real = sys.modules[PYDANTIC_PLUGIN_LOADER]
+    print("replaced:", real is not stand_in,
+          "metadata imported:", "importlib.metadata" in sys.modules)
+    print("same answer:", stand_in.get_plugins is not real.get_plugins
+          and tuple(real.get_plugins()) == tuple(stand_in.get_plugins()))
+    """
+)
+
+
+def test_pydantic_plugins_disabled_are_answered_without_importing_importlib_metadata() -> None:
+    done = subprocess.run([sys.executable, "-c", _PLUGIN_SCRIPT], capture_output=True,
+                          text=True, timeout=120, check=False, cwd=Path(__file__).parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "metadata imported: False",
+        "plugins: ()",
+        "replaced: True metadata imported: True",
+        "same answer: True",
+    ]
