@@ -14,22 +14,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QPaintEvent, QPalette, QShowEvent
-from PySide6.QtWidgets import (
-    QApplication,
-    QDialog,
-    QDockWidget,
-    QFileDialog,
-    QInputDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QUndoView,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QUndoView, QWidget
 
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.context import AppContext
-from mneme_desktop.ui.app_guard import install_app_guard
 from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.main_actions import MainActions, fill_recent_menu, name_step
 from mneme_desktop.ui.models.navigator_nodes import Group, Node
@@ -43,6 +31,8 @@ from mneme_desktop.ui.window_layout import fit_available_screen, remember_layout
 # imported where it is used: the window paints its frame first and loads the campaign after.
 if TYPE_CHECKING:
     import random
+
+    from PySide6.QtWidgets import QDialog, QMessageBox
 
     from mneme_desktop.domain import (
         AdversaryTemplate,
@@ -217,6 +207,8 @@ class MainWindow(QMainWindow):
             default: QMessageBox.StandardButton, *,
             labels: Mapping[QMessageBox.StandardButton, str] | None = None,
             ) -> QMessageBox.StandardButton:
+        from PySide6.QtWidgets import QMessageBox
+
         if self._dialog_answers:
             return self._dialog_answers.pop(0)
         if self.context.smoke_test:
@@ -230,6 +222,8 @@ class MainWindow(QMainWindow):
         return QMessageBox.StandardButton(box.exec())
 
     def tell(self, title: str, text: str, *, error: bool = True) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         log.warning("%s: %s", title, text)
         self.statusBar().showMessage(text.splitlines()[0], 10_000)
         if self.context.smoke_test:
@@ -244,6 +238,8 @@ class MainWindow(QMainWindow):
         box.exec()
 
     def _choose_save_path(self, suggested: Path) -> Path | None:
+        from PySide6.QtWidgets import QFileDialog
+
         name, _ = QFileDialog.getSaveFileName(self, tr(_CTX, "Save campaign as"), str(suggested),
                                               tr(_CTX, FILE_FILTER))
         return Path(name) if name else None
@@ -350,7 +346,7 @@ class MainWindow(QMainWindow):
             self.show_page(Page.EMPTY)
         # Armed once the first page is on screen, not from the first line: see app_guard.
         # Arming settles every widget built so far; later ones as Qt polishes them.
-        QTimer.singleShot(0, install_app_guard)
+        QTimer.singleShot(0, _arm_input_guard)
 
     def _build_views(self, document: CampaignDocument) -> None:
         """New views for ``document``, and the campaign clock for the time toolbar."""
@@ -469,6 +465,8 @@ class MainWindow(QMainWindow):
         self.session.new_campaign()
 
     def open_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         if not self.maybe_save():
             return
         start = str(self.document.path.parent) if self.document and self.document.path else ""
@@ -537,6 +535,8 @@ class MainWindow(QMainWindow):
     # --- the campaign's items ---------------------------------------------------------------
 
     def import_character_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         name, _ = QFileDialog.getOpenFileName(self, tr(_CTX, "Import character"), "",
                                               tr(_CTX, CHARACTER_FILTER))
         if name:
@@ -561,6 +561,8 @@ class MainWindow(QMainWindow):
         return character
 
     def export_character_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
         character = self._items.character_of(self.selected_node()) if self._items else None
         if self._items is None or character is None:
             self.tell(tr(_CTX, "Export character"),
@@ -649,6 +651,8 @@ class MainWindow(QMainWindow):
             self.select_entity(copy_id)
 
     def rename_selected(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
         index = self.tree.currentIndex()
         node = self.selected_node()
         if node is None or node.is_group or self.navigator_model is None:
@@ -661,6 +665,8 @@ class MainWindow(QMainWindow):
                       error=False)
 
     def delete_selected(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         node = self.selected_node()
         if node is None or node.entity_id is None or self._items is None:
             return
@@ -823,6 +829,8 @@ class MainWindow(QMainWindow):
         return dialog
 
     def about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         box = message_box(QMessageBox.Icon.NoIcon, tr(_CTX, "About {0}").format(APP_NAME),
                           tr(_CTX, "<h3>{0} {1}</h3>"
                                    "<p>An offline character-and-encounter manager for Mneme CE "
@@ -873,3 +881,8 @@ class MainWindow(QMainWindow):
             print(f"mneme-desktop: could not write the screenshot {path}")
         return 0 if ok else 1
 
+
+def _arm_input_guard() -> None:
+    from mneme_desktop.ui.app_guard import install_app_guard  # not before the first paint
+
+    install_app_guard()

@@ -23,6 +23,12 @@ from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.models.navigator_nodes import Group, Node
 from mneme_desktop.ui.models.roles import ENTITY_ROLE, ID_ROLE, SORT_ROLE, WOUND_STATE_ROLE
 
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_EDIT = Qt.ItemDataRole.EditRole.value
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
+_ANSWERED = frozenset({_DISPLAY, _EDIT, _TOOLTIP, SORT_ROLE, ID_ROLE, ENTITY_ROLE,
+                       WOUND_STATE_ROLE})
+
 _CTX = "NavigatorModel"
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -182,13 +188,15 @@ class NavigatorModel(QAbstractItemModel):
         return flags
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _ANSWERED:  # Qt asks ~10 roles per row at every paint
+            return None
         node = self.node(index)
         if node is None:
             return None
         if node.is_group:
-            if role == Qt.ItemDataRole.DisplayRole:
+            if role == _DISPLAY:
                 return f"{node.group.label} ({len(self._rows[node.group])})"
-            if role == Qt.ItemDataRole.ToolTipRole:
+            if role == _TOOLTIP:
                 return tr(_CTX, _GROUP_TIPS[node.group])
             if role == SORT_ROLE:
                 return int(node.group)
@@ -196,7 +204,7 @@ class NavigatorModel(QAbstractItemModel):
         entity = self.entity(node)
         if entity is None:
             return None
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+        if role in (_DISPLAY, _EDIT):
             return entity.name
         if role == ID_ROLE:
             return node.entity_id

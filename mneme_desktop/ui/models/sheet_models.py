@@ -57,6 +57,17 @@ from mneme_desktop.ui.models.roles import (
 )
 from mneme_desktop.ui.widgets.delegates import EditorKind, EditorSpec
 
+# Roles as plain ints, compared once per call of data() (a Qt enum's attribute and its
+# comparison cost more than the rest of a typical call).
+_DISPLAY = Qt.ItemDataRole.DisplayRole.value
+_EDIT = Qt.ItemDataRole.EditRole.value
+_CHECK_STATE = Qt.ItemDataRole.CheckStateRole.value
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole.value
+_ALIGNMENT = Qt.ItemDataRole.TextAlignmentRole.value
+_NUMBER_ALIGNMENT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_ANSWERED = frozenset({_DISPLAY, _EDIT, _CHECK_STATE, _TOOLTIP, _ALIGNMENT, SORT_ROLE,
+                       ENTITY_ROLE, ID_ROLE, VALUE_ROLE, CHOICES_ROLE, EDITOR_ROLE, RULE_ROLE})
+
 _CTX = "SheetModels"
 
 __all__ = [
@@ -323,24 +334,26 @@ class CharacterItemsModel(ColumnsTableModel):
         return flags
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        # Qt asks ~10 roles per cell at every paint; most are none of ours (see _ANSWERED).
+        if role not in _ANSWERED or not index.isValid() \
+                or not 0 <= index.row() < len(self._rows):
             return None
         character = self.character()
         if character is None:
             return None
         item = self._rows[index.row()]
         column = self.columns[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return "" if column.checkable else column.display(item, character)
-        if role == Qt.ItemDataRole.EditRole:
+        if role == _EDIT:
             return self._edit_value(column, item)
-        if role == Qt.ItemDataRole.CheckStateRole and column.checkable:
+        if role == _CHECK_STATE and column.checkable:
             checked = bool(getattr(item, column.field or ""))
             return Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked
-        if role == Qt.ItemDataRole.ToolTipRole and column.tooltip is not None:
+        if role == _TOOLTIP and column.tooltip is not None:
             return column.tooltip(item, character) or None
-        if role == Qt.ItemDataRole.TextAlignmentRole and column.numeric:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == _ALIGNMENT and column.numeric:
+            return _NUMBER_ALIGNMENT
         if role == SORT_ROLE:
             if column.sort_key is not None:
                 return column.sort_key(item)
