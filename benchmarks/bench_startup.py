@@ -1,17 +1,24 @@
-"""Start-up time: interpreter start to the first painted main window, and to the sample
-campaign fully shown, against a bare PySide6 window with one table that imports nothing of
-ours, measured in the same run.
+"""Start-up time: launch to the first painted main window, and to the sample campaign fully
+shown, against a bare PySide6 window with one table that imports nothing of ours, measured
+in the same run; from source, and frozen against frozen when the bundles are built.
 
-Run: ``python3 benchmarks/bench_startup.py [--runs N]``
+Run: ``python3 benchmarks/bench_startup.py [--runs N] [--frozen]``
 
-Each start is a fresh interpreter (``QT_QPA_PLATFORM=offscreen``, its own empty settings,
-data and log folders, so every start is a first run that opens the sample). The parent
-notes the wall clock just before it starts the child; the child prints the wall clock at
-the first Paint event of its main window, and again once the window is fully shown (the
-event queue drained after that paint, then a synchronous repaint of the whole window). The
-median of N runs of each is reported, and the ratios to the bare window. Goals: first paint
-under 1.5x the bare window, fully shown under 2.5x. Starts run with bytecode present (a
-warm-up start writes it), as every pip or PyInstaller install has it.
+Each start is a fresh process (``QT_QPA_PLATFORM=offscreen``, its own empty settings and
+data folders, so every start is a first run that opens the sample) started with
+``MNEME_DESKTOP_STARTUP_REPORT=1``: the app (``mneme_desktop.ui.startup_report``) and the bare
+window (``packaging/bare_window.py``) then print the wall clock at their main window's first
+paint, and again once fully shown (for the app: the sample's first sheet built and current;
+then, for both, the event queue drained and a synchronous repaint of the whole window), and
+quit. The parent notes the wall clock just before it starts the child. Nothing is injected
+into the child, so each runs exactly as a user's start would.
+
+Starts run with bytecode present (a warm-up start writes it), as every pip or PyInstaller
+install has it, and with the app's cache folder a previous start filled (the compiled
+dataclass methods of ``mneme_desktop.code_cache``), as every start but the first after
+installing has it; the "first start" row has an empty cache folder each time. ``--frozen``
+adds the bundles ``packaging/build.py --bare-window`` builds: the frozen app against the
+frozen bare window. Goals: first paint under 1.5x the bare window, fully shown under 2.5x.
 """
 
 from __future__ import annotations
@@ -22,120 +29,20 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 FIRST_PAINT_GOAL = 1.5
 FULLY_SHOWN_GOAL = 2.5
+REPORT = "MNEME_DESKTOP_STARTUP_REPORT"
 
-# Shared by both children: report the first paint of the main window, then "fully shown".
-# Not an application event filter: a Python filter sees events for Qt's private objects
-# (QGestureManager, made with the first scroll area), and PySide6 answers an unknown class
-# by creating every lazily made class of its modules, 170 enum classes or ~36 ms, which
-# neither a bare window nor the app pays at that moment without the probe.
-_PROBE = textwrap.dedent(
-    """
-    import time
-    from PySide6.QtCore import QObject, QTimer
-
-    class _Probe(QObject):
-        def __init__(self, app, is_ready):
-            super().__init__()
-            self.app, self.is_ready, self.window = app, is_ready, None
-
-        def painted(self, window):
-            if self.window is None:
-                self.window = window
-                print("first_paint", time.time(), flush=True)
-                QTimer.singleShot(0, self.finish)
-
-        def finish(self):
-            if not self.is_ready(self.window):
-                QTimer.singleShot(1, self.finish)
-                return
-            self.app.processEvents()
-            self.window.repaint()
-            print("fully_shown", time.time(), flush=True)
-            self.app.quit()
-    """
-)
-
-BARE = _PROBE + textwrap.dedent(
-    """
-    import sys
-    from PySide6.QtWidgets import QApplication, QMainWindow, QTableWidget, QTableWidgetItem
-
-    class Window(QMainWindow):
-        def paintEvent(self, event):
-            super().paintEvent(event)
-            probe.painted(self)
-
-    app = QApplication(sys.argv[:1])
-    probe = _Probe(app, lambda window: True)
-    window = Window()
-    window.setWindowTitle("Bare")
-    table = QTableWidget(20, 6)
-    for row in range(20):
-        for column in range(6):
-            table.setItem(row, column, QTableWidgetItem(f"{row}, {column}"))
-    window.setCentralWidget(table)
-    window.resize(1280, 820)
-    window.show()
-    sys.exit(app.exec())
-    """
-)
-
-# The installed script imports mneme_desktop.app before anything of Qt, so its modules are
-# not put through PySide6's source check for newly imported modules: import it first here too.
-# The main window's module is imported where the app imports it; the probe wraps the
-# window's paintEvent as that import finishes.
-APP = "from mneme_desktop.app import main  # the real entry point\n" + _PROBE + textwrap.dedent(
-    """
-    import importlib.abc
-    import importlib.machinery
-    import sys
-    from PySide6.QtWidgets import QApplication
-
-    def ready(window):
-        document = getattr(window, "document", None)
-        sheet = getattr(window, "sheet_view", None)
-        return (document is not None and sheet is not None and sheet.isVisible()
-                and bool(sheet.title_label.text()))
-
-    def wrap_paint(module):
-        window_class = module.MainWindow
-        original = window_class.paintEvent
-
-        def paintEvent(self, event):
-            original(self, event)
-            probe.painted(self)
-
-        window_class.paintEvent = paintEvent
-
-    class _WhenImported(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if name != "mneme_desktop.ui.main_window":
-                return None
-            spec = importlib.machinery.PathFinder.find_spec(name, path)
-            loader = spec.loader
-            run = loader.exec_module
-
-            def exec_module(module):
-                run(module)
-                wrap_paint(module)
-
-            loader.exec_module = exec_module
-            return spec
-
-    sys.meta_path.insert(0, _WhenImported())
-    app = QApplication(sys.argv[:1])
-    probe = _Probe(app, ready)
-    sys.exit(main([]))
-    """
-)
+BARE = (sys.executable, str(REPO / "packaging" / "bare_window.py"))
+APP = (sys.executable, "-m", "mneme_desktop")
+FROZEN_BARE = (str(REPO / "packaging" / "dist" / "bare-window" / "bare-window"),)
+FROZEN_APP = (str(REPO / "packaging" / "dist" / "mneme-desktop" / "mneme-desktop"),)
 
 
 @dataclass(frozen=True)
@@ -144,23 +51,23 @@ class Start:
     fully_shown: float
 
 
-def start_once(script: str, cache: str | None = None) -> Start:
-    """One fresh interpreter: seconds from launch to first paint and to fully shown.
+def start_once(command: Sequence[str], cache: str | None = None) -> Start:
+    """One fresh process: seconds from launch to first paint and to fully shown.
 
     ``cache``: the cache folder to use (kept between starts, as a user's is); None: an
     empty one, as at the first start after installing."""
     with tempfile.TemporaryDirectory() as home:
         env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO),
-               "HOME": home, "XDG_CONFIG_HOME": f"{home}/config",
+               REPORT: "1", "HOME": home, "XDG_CONFIG_HOME": f"{home}/config",
                "XDG_DATA_HOME": f"{home}/data", "XDG_STATE_HOME": f"{home}/state",
                "XDG_CACHE_HOME": cache or f"{home}/cache"}
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode written and used
         launched = time.time()
-        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                              text=True, timeout=120, check=False)
+        done = subprocess.run(list(command), env=env, capture_output=True, text=True,
+                              timeout=120, check=False, cwd=home)
     marks = dict(line.split() for line in done.stdout.splitlines() if line.count(" ") == 1)
     if done.returncode != 0 or "fully_shown" not in marks:
-        raise RuntimeError(f"the child failed ({done.returncode}): {done.stderr[-2000:]}")
+        raise RuntimeError(f"{command[-1]} failed ({done.returncode}): {done.stderr[-2000:]}")
     return Start(float(marks["first_paint"]) - launched, float(marks["fully_shown"]) - launched)
 
 
@@ -170,6 +77,8 @@ class StartupResult:
     app: Start
     first_start: Start
     runs: int
+    frozen_bare: Start | None = None
+    frozen_app: Start | None = None
 
     @property
     def first_paint_ratio(self) -> float:
@@ -180,46 +89,68 @@ class StartupResult:
         return self.app.fully_shown / self.bare.fully_shown
 
 
-def measure(runs: int = 7) -> StartupResult:
+def frozen_built() -> bool:
+    return all(Path(command[0]).is_file() for command in (FROZEN_BARE, FROZEN_APP))
+
+
+def measure(runs: int = 7, *, frozen: bool = False) -> StartupResult:
     """Medians of ``runs`` starts of each, interleaved so machine noise hits all alike."""
     # Warm-up starts: they fill the file cache for Qt's libraries, write the bytecode of
-    # every module a start imports, as pip and PyInstaller installs have it, and the app's
-    # cache folder (mneme_desktop.code_cache), as any earlier start has it; the measured
-    # starts then run as users run the app. Settings and data stay new at every start, so
-    # each one opens the sample. "first start" has an empty cache folder each time.
+    # every module a start imports, and the app's cache folder, as earlier starts have them.
+    commands = {"bare": BARE, "app": APP}
+    if frozen:
+        commands |= {"frozen_bare": FROZEN_BARE, "frozen_app": FROZEN_APP}
+    starts: dict[str, list[Start]] = {name: [] for name in [*commands, "first"]}
     with tempfile.TemporaryDirectory() as cache:
-        start_once(BARE, cache)
-        start_once(APP, cache)
-        bare: list[Start] = []
-        app: list[Start] = []
-        first: list[Start] = []
+        for command in commands.values():
+            start_once(command, cache)
         for _ in range(runs):
-            bare.append(start_once(BARE, cache))
-            app.append(start_once(APP, cache))
-            first.append(start_once(APP))
+            for name, command in commands.items():
+                starts[name].append(start_once(command, cache))
+            starts["first"].append(start_once(APP))
 
-    def median(starts: list[Start]) -> Start:
-        return Start(statistics.median(s.first_paint for s in starts),
-                     statistics.median(s.fully_shown for s in starts))
+    def median(name: str) -> Start | None:
+        if not starts[name]:
+            return None
+        return Start(statistics.median(s.first_paint for s in starts[name]),
+                     statistics.median(s.fully_shown for s in starts[name]))
 
-    return StartupResult(median(bare), median(app), median(first), runs)
+    bare, app, first = median("bare"), median("app"), median("first")
+    assert bare is not None and app is not None and first is not None
+    return StartupResult(bare, app, first, runs, median("frozen_bare"), median("frozen_app"))
+
+
+def _row(label: str, start: Start) -> str:
+    return f"{label:<28}{start.first_paint:>12.3f}{start.fully_shown:>13.3f}"
+
+
+def _ratios(label: str, ours: Start, bare: Start) -> str:
+    return (f"{label:<28}{ours.first_paint / bare.first_paint:>7.2f}x (<{FIRST_PAINT_GOAL})"
+            f"{ours.fully_shown / bare.fully_shown:>6.2f}x (<{FULLY_SHOWN_GOAL})")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--frozen", action="store_true",
+                        help="also the frozen app against the frozen bare window (built by "
+                        "packaging/build.py --bare-window)")
     args = parser.parse_args(argv)
-    result = measure(args.runs)
-    print(f"median of {result.runs} starts each (seconds from launching the interpreter)")
+    if args.frozen and not frozen_built():
+        print("bench_startup: build the bundles first: python packaging/build.py --bare-window",
+              file=sys.stderr)
+        return 1
+    result = measure(args.runs, frozen=args.frozen)
+    print(f"median of {result.runs} starts each (seconds from launching the process)")
     print(f"{'':<28}{'first paint':>12}{'fully shown':>13}")
-    print(f"{'bare PySide6 window':<28}{result.bare.first_paint:>12.3f}"
-          f"{result.bare.fully_shown:>13.3f}")
-    print(f"{'Mneme Desktop, sample':<28}{result.app.first_paint:>12.3f}"
-          f"{result.app.fully_shown:>13.3f}")
-    print(f"{'first start (no cache)':<28}{result.first_start.first_paint:>12.3f}"
-          f"{result.first_start.fully_shown:>13.3f}")
-    print(f"{'ratio (goal)':<28}{result.first_paint_ratio:>7.2f}x (<{FIRST_PAINT_GOAL})"
-          f"{result.fully_shown_ratio:>6.2f}x (<{FULLY_SHOWN_GOAL})")
+    print(_row("bare PySide6 window", result.bare))
+    print(_row("Mneme Desktop, sample", result.app))
+    print(_row("first start (no cache)", result.first_start))
+    print(_ratios("ratio (goal)", result.app, result.bare))
+    if result.frozen_bare is not None and result.frozen_app is not None:
+        print(_row("frozen bare window", result.frozen_bare))
+        print(_row("frozen Mneme Desktop", result.frozen_app))
+        print(_ratios("frozen ratio (goal)", result.frozen_app, result.frozen_bare))
     return 0
 
 

@@ -80,15 +80,27 @@ def _median(runs: int, job: Callable[[], object]) -> float:
 
 
 def startup(runs: int) -> list[Row]:
-    from bench_startup import FIRST_PAINT_GOAL, FULLY_SHOWN_GOAL, measure
+    """From source; frozen against frozen too when ``packaging/build.py --bare-window`` has
+    built the bundles."""
+    from bench_startup import FIRST_PAINT_GOAL, FULLY_SHOWN_GOAL, frozen_built, measure
 
-    result = measure(runs)
-    return [
+    result = measure(runs, frozen=frozen_built())
+    rows = [
         _row("Start to first painted main window", result.app.first_paint,
              result.bare.first_paint, "bare window", FIRST_PAINT_GOAL),
         _row("Start to sample campaign fully shown", result.app.fully_shown,
              result.bare.fully_shown, "bare window", FULLY_SHOWN_GOAL),
+        _row("Fully shown, first start (empty cache folder)", result.first_start.fully_shown,
+             result.bare.fully_shown, "bare window", None),
     ]
+    if result.frozen_app is not None and result.frozen_bare is not None:
+        rows += [
+            _row("Frozen: start to first painted window", result.frozen_app.first_paint,
+                 result.frozen_bare.first_paint, "frozen bare window", FIRST_PAINT_GOAL),
+            _row("Frozen: start to sample fully shown", result.frozen_app.fully_shown,
+                 result.frozen_bare.fully_shown, "frozen bare window", FULLY_SHOWN_GOAL),
+        ]
+    return rows
 
 
 def storage(runs: int) -> list[Row]:

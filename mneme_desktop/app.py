@@ -203,6 +203,11 @@ def _run_window(args: argparse.Namespace, paths: AppPaths, headless: bool,
     window = MainWindow(context)
     install_exception_hook(context, app, window)
     if not headless:
+        from mneme_desktop.ui import startup_report
+
+        if startup_report.requested():  # the benchmarks' timing marks, then quit
+            window.startup_report = startup_report.StartupReport(app, window)
+            window.opening_finished.connect(window.startup_report.opened)
         window.opening_finished.connect(release_collector)
         # Written (when this start compiled something new) once the window is on screen.
         window.opening_finished.connect(lambda: QTimer.singleShot(0, code_cache.save))

@@ -281,3 +281,22 @@ def test_pydantic_plugins_disabled_are_answered_without_importing_importlib_meta
         "replaced: True metadata imported: True",
         "same answer: True",
     ]
+
+
+@pytest.mark.parametrize("command", [["-m", "mneme_desktop"], ["packaging/bare_window.py"]],
+                         ids=["app", "bare window"])
+def test_the_startup_report_prints_first_paint_then_fully_shown_and_quits(tmp_path,
+                                                                          command) -> None:
+    repo = Path(__file__).parents[2]
+    home = tmp_path / "home"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MNEME_DESKTOP_STARTUP_REPORT="1",
+               HOME=str(home), XDG_CONFIG_HOME=str(home / "config"),
+               XDG_DATA_HOME=str(home / "data"), XDG_STATE_HOME=str(home / "state"),
+               XDG_CACHE_HOME=str(home / "cache"))
+    done = subprocess.run([sys.executable, *command], capture_output=True, text=True,
+                          timeout=120, check=False, env=env, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    marks = [line.split() for line in done.stdout.splitlines()]
+    assert [name for name, _ in marks] == ["first_paint", "fully_shown"]
+    assert 0 < float(marks[1][1]) - float(marks[0][1]) < 60
+
