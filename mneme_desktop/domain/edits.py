@@ -712,6 +712,8 @@ class Patch:
         total = _NOTHING if self.encounter_id is None else ChangeSummary(
             encounter_ids=frozenset({self.encounter_id}))
         for edit in self.edits:
+            if type(edit) is SetCombatantField and edit.encounter_id in total.encounter_ids:
+                continue  # it names only its encounter, already named (a new round has 200)
             total = total | edit.summary
         return total
 

@@ -144,8 +144,12 @@ class AttackTargetsModel(_TranslatedHeaders):
             state = candidate.combatant_id in ids
             if candidate.checked != state:
                 candidate.checked = state
-                index = self.index(row, self.COL_TARGET)
-                self.dataChanged.emit(index, index, [Qt.ItemDataRole.CheckStateRole])
+                # The Attacks cell shows the share of a ticked target only: it changes too
+                # (signalled for the tick alone, an untick left the share on screen).
+                self.dataChanged.emit(self.index(row, self.COL_TARGET),
+                                      self.index(row, self.COL_SHARE),
+                                      [Qt.ItemDataRole.CheckStateRole,
+                                       Qt.ItemDataRole.DisplayRole])
 
     def set_shares(self, shares: dict[str, int]) -> None:
         for row, candidate in enumerate(self._rows):

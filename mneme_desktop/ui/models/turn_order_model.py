@@ -52,7 +52,7 @@ from mneme_desktop.ui.models.roles import (
     WOUND_STATE_ROLE,
 )
 from mneme_desktop.ui.models.side_marks import hidden_side_icon, side_icon
-from mneme_desktop.ui.models.turn_order_rows import COLUMN_FIELDS, ROW_WIDE, TurnRow
+from mneme_desktop.ui.models.turn_order_rows import COLUMN_FIELDS, ROW_WIDE, TurnRow, with_spent
 from mneme_desktop.ui.widgets.action_pips import pips_text
 
 if TYPE_CHECKING:
@@ -479,10 +479,21 @@ class TurnOrderModel(HeadedTableModel):
                    tuple(combatant.__dict__.values()))
             hit = cache.get(combatant_id)
             if hit is not None and hit[1].state is not dying and \
-                    combatant_id not in stale and sheet.id not in stale and hit[0] == key:
-                rows.append(hit[1])
-                fresh_cache[combatant_id] = hit
-                continue
+                    combatant_id not in stale and sheet.id not in stale:
+                if hit[0] == key:
+                    rows.append(hit[1])
+                    fresh_cache[combatant_id] = hit
+                    continue
+                spent = _spent_only(hit[0], key)
+                if spent is not None:
+                    # Only the actions spent changed (a new round after everyone acted):
+                    # the row is the old one with its Actions cell, not a row worked out
+                    # again from the sheet (the status would come from its cache anyway).
+                    row = with_spent(hit[1], spent)
+                    diffs[combatant_id] = (hit[1], row, _ACTIONS_ONLY)
+                    rows.append(row)
+                    fresh_cache[combatant_id] = (key, row)
+                    continue
             row = self._row(campaign, encounter, combatant, sheet, place, current_id, tie,
                             names, status_context)
             if hit is not None:
@@ -849,6 +860,25 @@ _FIELD_SPANS: tuple[tuple[int, int] | None, ...] = tuple(
         ((column, column) for column, names in enumerate(COLUMN_FIELDS) if name in names),
         None)
     for name in _FIELDS)
+
+
+_ACTIONS_ONLY = (TurnOrderModel.COL_ACTIONS, TurnOrderModel.COL_ACTIONS)
+_SPENT_AT = tuple(Combatant.model_fields).index("actions_spent")
+"""Where ``actions_spent`` is in a combatant's field values (a row key's last part)."""
+
+
+def _spent_only(old_key: tuple[object, ...], key: tuple[object, ...]) -> int | None:
+    """The new actions spent when the only difference between a row's old and new key
+    is its combatant's ``actions_spent`` (the row shows it in the Actions cell only),
+    else None."""
+    before, after = old_key[-1], key[-1]
+    assert isinstance(before, tuple) and isinstance(after, tuple)
+    at = _SPENT_AT
+    if before[at] == after[at] or before[:at] != after[:at] or \
+            before[at + 1:] != after[at + 1:] or old_key[:-1] != key[:-1]:
+        return None
+    spent = after[at]
+    return spent if isinstance(spent, int) else None
 
 
 def _changed_columns(old: TurnRow, new: TurnRow) -> tuple[int, int] | None:

@@ -12,7 +12,7 @@ from mneme_desktop.rules.checks import CoverLevel
 from mneme_desktop.rules.thing_damage import ThingState
 from mneme_desktop.rules.wounds import WoundState, WoundThresholds
 
-__all__ = ["COLUMN_FIELDS", "ROW_WIDE", "TurnRow", "changed_columns"]
+__all__ = ["COLUMN_FIELDS", "ROW_WIDE", "TurnRow", "changed_columns", "with_spent"]
 
 
 @dataclass(frozen=True)
@@ -75,3 +75,14 @@ def changed_columns(old: TurnRow, new: TurnRow) -> tuple[int, int] | None:
     columns = [column for column, names in enumerate(COLUMN_FIELDS)
                if any(getattr(old, name) != getattr(new, name) for name in names)]
     return (columns[0], columns[-1]) if columns else None
+
+
+def with_spent(row: TurnRow, spent: int) -> TurnRow:
+    """``row`` with ``spent`` actions spent and every other field the same: what
+    ``dataclasses.replace`` gives, without running the constructor (a new round does this
+    for every row of a large fight)."""
+    new = object.__new__(TurnRow)
+    values = new.__dict__
+    values.update(row.__dict__)
+    values["spent"] = spent
+    return new

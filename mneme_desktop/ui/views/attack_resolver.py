@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QLineEdit, QWidget
 
 from mneme_desktop.domain import (
     Character,
@@ -75,6 +75,13 @@ __all__ = ["AttackResolver"]
 _CoverChoice = tuple[str, int | str]
 """("level", a CoverLevel), ("item", the index of one of the attacker's cover items) or
 ("thing", an encounter thing's id: a cover object that takes the absorbed rolls)."""
+
+
+def _clear(edit: QLineEdit) -> None:
+    """Empty ``edit``. One already empty, with no typing of the referee's to undo, is left
+    as it is: clearing it would only repaint it (four fields at every Apply)."""
+    if edit.text() or edit.isUndoAvailable() or edit.isRedoAvailable():
+        edit.clear()
 
 
 class AttackResolver(AttackForm):
@@ -353,10 +360,9 @@ class AttackResolver(AttackForm):
         self._outcome = None
         self._typed = (None, None)
         self._location_dice = []
-        self.dice_edit.clear()
-        self.damage_edit.clear()
-        self.return_fire_edit.clear()
-        self.location_edit.clear()
+        for edit in (self.dice_edit, self.damage_edit, self.return_fire_edit,
+                     self.location_edit):
+            _clear(edit)
         self._show_outcome()
 
     # --- reading the encounter ------------------------------------------------------------

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSplitter,
     QTableView,
-    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -58,8 +57,11 @@ from mneme_desktop.ui.views.combatant_panel import CombatantPanel
 from mneme_desktop.ui.views.encounter_things import EncounterThingsPanel
 from mneme_desktop.ui.views.turn_order_delegate import TurnOrderDelegate
 from mneme_desktop.ui.widgets.fill_column import FillColumn, header_width
+from mneme_desktop.ui.widgets.log_table import AppendTable
 from mneme_desktop.ui.widgets.plain_text import set_rich_text
 from mneme_desktop.ui.widgets.status_line import StatusLine, clear_on_undo
+from mneme_desktop.ui.widgets.steady_header import SteadyHeader
+from mneme_desktop.ui.widgets.steady_tabs import SteadyTabs
 
 if TYPE_CHECKING:
     from mneme_desktop.ui.document import CampaignDocument
@@ -225,6 +227,7 @@ class EncounterView(QWidget):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         left = QSplitter(Qt.Orientation.Vertical)
         self.turn_view = QTableView(objectName="turn_order")
+        self.turn_view.setHorizontalHeader(SteadyHeader(self.turn_view))
         self.turn_view.setAccessibleName(tr(_CTX, "Turn order"))
         self.turn_view.setModel(self.turn_model)
         painter_delegate = TurnOrderDelegate(self.turn_view)
@@ -283,7 +286,7 @@ class EncounterView(QWidget):
         row.addWidget(self.log_person_combo)
         row.addWidget(self.export_button)
         log_layout.addLayout(row)
-        self.log_view = QTableView(objectName="encounter_log")
+        self.log_view = AppendTable(objectName="encounter_log")
         self.log_view.setAccessibleName(tr(_CTX, "Encounter log"))
         self.log_view.setModel(self.log_model)
         self.log_view.verticalHeader().hide()
@@ -307,7 +310,7 @@ class EncounterView(QWidget):
         left.setStretchFactor(1, 2)
         splitter.addWidget(left)
 
-        self.tabs = QTabWidget(objectName="encounter_tabs")
+        self.tabs = SteadyTabs(objectName="encounter_tabs")
         self.panel = CombatantPanel(self)
         self.resolver = AttackResolver(self.document, self.rng, self)
         scroll = QScrollArea()
