@@ -306,10 +306,16 @@ than one per MIN_BYTES_PER_OBJECT bytes, or more than MAX_OBJECTS, are refused u
 loading then never needs more than about 2 GB, and ~32 times the file below that."""
 
 
+_ALL_BUT_MARKS = bytes(byte for byte in range(256) if byte not in b",:{")
+
+
 def _refuse_dense(raw: bytes, source: Path | str | None) -> None:
     if len(raw) < DENSE_CHECK_BYTES:
         return
-    values = raw.count(b",") + raw.count(b":") + 1  # an upper bound on values, in C speed
+    # One pass keeps only the commas, colons and braces (~1/9 of a campaign's bytes);
+    # counting each in the whole file took three passes, ~18 ms for 10 MB.
+    marks = raw.translate(None, _ALL_BUT_MARKS)
+    values = marks.count(b",") + marks.count(b":") + 1  # an upper bound on values
     if len(raw) < MIN_BYTES_PER_VALUE * values:
         _fail(
             source,
@@ -317,7 +323,7 @@ def _refuse_dense(raw: bytes, source: Path | str | None) -> None:
             f"{len(raw) / 1024 / 1024:.0f} MiB ({len(raw) / values:.1f} bytes each); a "
             "campaign's values are far larger, so this is not a campaign file",
         )
-    objects = raw.count(b"{")  # an upper bound on objects, in C speed
+    objects = marks.count(b"{")  # an upper bound on objects
     if objects > MAX_OBJECTS or len(raw) < MIN_BYTES_PER_OBJECT * objects:
         _fail(
             source,

@@ -81,9 +81,11 @@ def is_registered_rich(label: QLabel) -> bool:
     if bool(label.property(RICH_PROPERTY)):
         return True
     parent = label.parentWidget()
+    if parent is None or not parent.property(RICH_PROPERTY):
+        return False
     from PySide6.QtWidgets import QMessageBox
 
-    return isinstance(parent, QMessageBox) and bool(parent.property(RICH_PROPERTY))
+    return isinstance(parent, QMessageBox)
 
 
 def plain_label(text: object = "", parent: QWidget | None = None, *,
