@@ -144,7 +144,9 @@ class CodeCache:
 
 
 def _header() -> bytes:
-    version = f"{sys.implementation.cache_tag}\n".encode()
+    """What the code depends on besides its source: the interpreter and its ``-O`` level
+    (``compile`` drops asserts under it)."""
+    version = f"{sys.implementation.cache_tag} -O{sys.flags.optimize}\n".encode()
     return _FORMAT + importlib.util.MAGIC_NUMBER + version
 
 

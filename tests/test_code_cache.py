@@ -151,3 +151,35 @@ def test_the_app_writes_the_cache_once_and_reads_it_at_the_next_start(tmp_path):
         runs.append(cache.stat().st_mtime_ns)
     assert CodeCache(cache).load() > 300  # dataclasses of pydantic, rules, domain, storage
     assert runs[0] == runs[1]  # the second start found everything: nothing written
+
+
+def test_a_cache_written_under_another_optimisation_level_is_not_used(tmp_path):
+    code = textwrap.dedent(
+        """
+        import sys
+        from pathlib import Path
+        from mneme_desktop.code_cache import CodeCache
+        cache = CodeCache(Path(sys.argv[1]))
+        found = cache.load()
+        cache.install()
+        import dataclasses
+
+        @dataclasses.dataclass(frozen=True)
+        class Point:
+            x: int
+
+        cache.uninstall()
+        cache.save()
+        print(found, cache.hits)
+        """
+    )
+    path = tmp_path / "code-cache.bin"
+
+    def run(*flags: str) -> list[int]:
+        done = subprocess.run([sys.executable, *flags, "-c", code, str(path)],
+                              capture_output=True, text=True, timeout=60, check=True)
+        return [int(word) for word in done.stdout.split()]
+
+    assert run() == [0, 0]
+    assert run()[1] > 0  # the same interpreter and level: used
+    assert run("-O") == [0, 0]  # written without -O: not read under it
