@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -37,7 +36,9 @@ def temp_path(path: Path) -> Path:
     """A fresh temp name beside ``path``: ``.name.<pid>-<hex>.tmp`` (the pid lets a later
     sweep tell whether its writer is gone)."""
     name = path.name[:TEMP_NAME_CHARS]
-    return path.with_name(f".{name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    # os.urandom is what secrets.token_hex reads; importing secrets (hmac, base64) was
+    # ~1 ms before the window's first paint, where settings are read.
+    return path.with_name(f".{name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
 
 
 class ReadBackError(OSError):

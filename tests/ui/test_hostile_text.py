@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from PySide6 import QtGui
 from PySide6.QtCore import QMimeData, QModelIndex, QPoint, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QTextOption
@@ -372,6 +374,13 @@ def test_escaped_and_clip() -> None:
     long = clip("y" * 1_000_000)
     assert len(long) == DISPLAY_LIMIT and long.endswith("…")
     assert len(escaped("{}", "z" * 10_000)) == DISPLAY_LIMIT
+
+
+@given(st.text())
+def test_escaped_pieces_are_escaped_as_html_escape_does(text: str) -> None:
+    import html
+
+    assert escaped("{}", text, limit=10_000_000) == html.escape(text, quote=False)
 
 
 def test_message_box_is_plain_unless_rich(qtbot) -> None:
