@@ -345,7 +345,6 @@ def skip_pydantic_plugin_search() -> bool:
 
     stand_in.get_plugins = get_plugins  # type: ignore[attr-defined]
     stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]
-    stand_in.real_loader = real_loader  # type: ignore[attr-defined]
     sys.modules[PYDANTIC_PLUGIN_LOADER] = stand_in
     return True
 

@@ -51,7 +51,6 @@ class CodeCache:
         self.path = path
         self._codes: dict[Key, CodeType] = {}
         self._stored: dict[Key, bytes] = {}  # marshalled, read back when first asked for
-        self._used: set[Key] = set()
         self.hits = 0
         self.misses = 0
         self._restore: list[Callable[[], None]] = []
@@ -78,11 +77,10 @@ class CodeCache:
         first, then the rest up to :data:`MAX_ENTRIES`); True if written."""
         if self.path is None or not self.misses:
             return False
-        blobs = {key: marshal.dumps(code) for key, code in self._codes.items()}
-        used = [key for key in blobs if key in self._used]
-        rest = [key for key in self._stored if key not in blobs]
-        keep = {key: blobs.get(key) or self._stored[key] for key in [*used, *rest][:MAX_ENTRIES]}
-        payload = marshal.dumps(keep)
+        # This run's code first (an entry read back leaves _stored), then the unused rest.
+        entries = [*((key, marshal.dumps(code)) for key, code in self._codes.items()),
+                   *self._stored.items()]
+        payload = marshal.dumps(dict(entries[:MAX_ENTRIES]))
         data = _header() + hashlib.sha256(payload).digest() + payload
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -97,7 +95,6 @@ class CodeCache:
 
     def compile(self, source: str, filename: str, mode: str) -> CodeType:
         key = _key(source, filename, mode)
-        self._used.add(key)
         code = self._codes.get(key)
         if code is None and key in self._stored:
             code = _unmarshal(self._stored.pop(key))
