@@ -90,7 +90,7 @@ def startup(runs: int) -> list[Row]:
              result.bare.first_paint, "bare window", FIRST_PAINT_GOAL),
         _row("Start to sample campaign fully shown", result.app.fully_shown,
              result.bare.fully_shown, "bare window", FULLY_SHOWN_GOAL),
-        _row("Fully shown, first start (empty cache folder)", result.first_start.fully_shown,
+        _row("Fully shown, first start (empty folders)", result.first_start.fully_shown,
              result.bare.fully_shown, "bare window", None),
     ]
     if result.frozen_app is not None and result.frozen_bare is not None:
