@@ -8,12 +8,21 @@ __all__ = ["host_name", "pid_alive"]
 
 
 def host_name() -> str:
-    import socket  # only locks ask, and socket costs ~5 ms of the start-up imports
+    """This machine's name, as ``socket.gethostname()`` gives it.
 
-    try:
-        return socket.gethostname() or "unknown host"
-    except OSError:
-        return "unknown host"
+    On POSIX that is the kernel's node name, which ``os.uname`` reads without importing
+    ``socket`` (with ``selectors`` and ``array``, ~3.5 ms when a campaign opens)."""
+    uname = getattr(os, "uname", None)
+    if uname is not None:
+        name = uname().nodename
+    else:  # pragma: no cover - Windows
+        import socket
+
+        try:
+            name = socket.gethostname()
+        except OSError:
+            name = ""
+    return name or "unknown host"
 
 
 def pid_alive(pid: int) -> bool:

@@ -203,9 +203,11 @@ def test_storage_loads_character_import_and_the_sample_on_demand() -> None:
     assert lines[1].startswith("AttributeError") and "no_such_name" in lines[1]
 
 
-def test_showing_a_campaign_loads_no_export_code(qtbot, context, tmp_path) -> None:
+def test_showing_a_campaign_loads_no_export_or_clock_command_code(qtbot, context,
+                                                                  tmp_path) -> None:
     """Export (PDF, HTML, referee packs) is loaded when the referee exports, not at start: it
-    was 25 ms of the ~300 ms to the first shown campaign."""
+    was 25 ms of the ~300 ms to the first shown campaign. The clock's commands (advancing
+    time, rolls falling due: ~7 ms) when the clock is first moved."""
     code = textwrap.dedent(f"""
         import sys
         from PySide6.QtWidgets import QApplication
@@ -219,12 +221,20 @@ def test_showing_a_campaign_loads_no_export_code(qtbot, context, tmp_path) -> No
         window.show()
         app.processEvents()
         print(",".join(sorted(m for m in sys.modules if m.startswith("mneme_desktop.export"))))
+        print([m in sys.modules for m in ("mneme_desktop.ui.healing_commands",
+                                          "mneme_desktop.domain.healing.time_stops")])
+        window.time_controls.amount_spin.setValue(1)
+        window.time_controls.advance_button.click()
+        print([m in sys.modules for m in ("mneme_desktop.ui.healing_commands",
+                                          "mneme_desktop.domain.healing.time_stops")])
         window.discard_and_close()
     """)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120, check=True, env=env)
-    assert done.stdout.strip().splitlines()[-1:] in ([], [""]), done.stdout
+    lines = done.stdout.splitlines()
+    assert lines[-3] == "", done.stdout
+    assert lines[-2:] == ["[False, False]", "[True, True]"], done.stdout
 
 
 def test_the_app_guard_is_armed_once_the_campaign_is_shown(qtbot, context) -> None:

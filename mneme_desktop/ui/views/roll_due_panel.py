@@ -9,19 +9,21 @@ calls for).
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
-from mneme_desktop.domain.healing.medical import dying_roll, intensive_care_rolls
-from mneme_desktop.domain.healing.time_stops import DueRoll, RollDue
 from mneme_desktop.rules.actions import ROUND_SECONDS
-from mneme_desktop.rules.dice import DiceSource
-from mneme_desktop.rules.wounds import WoundState
-from mneme_desktop.ui.document import CampaignDocument
-from mneme_desktop.ui.healing_commands import record_dying_roll, record_intensive_care
 from mneme_desktop.ui.i18n import tr, tr_noop
+
+if TYPE_CHECKING:
+    from mneme_desktop.domain.healing.time_stops import RollDue
+    from mneme_desktop.ui.document import CampaignDocument
+
+# The clock's panel is built with the first campaign; the rolls' code (the healing commands,
+# ~7 ms of imports) is imported when a roll falls due or is rolled.
 
 _CTX = "RollDuePanel"
 
@@ -84,6 +86,8 @@ class RollDuePanel(QWidget):
             self.message_label.clear()
             self.hide()
             return
+        from mneme_desktop.domain.healing.time_stops import DueRoll
+
         head = tr(_CTX, "Stopped after {0}. ").format(
                 stopped_after) if stopped_after else tr(_CTX, "Not advanced. ")
         self.message_label.setText(head + (due.short if self.compact else due.text))
@@ -98,6 +102,12 @@ class RollDuePanel(QWidget):
         self.show()
 
     def _roll(self) -> None:
+        from mneme_desktop.domain.healing.medical import dying_roll, intensive_care_rolls
+        from mneme_desktop.domain.healing.time_stops import DueRoll
+        from mneme_desktop.rules.dice import DiceSource
+        from mneme_desktop.rules.wounds import WoundState
+        from mneme_desktop.ui.healing_commands import record_dying_roll, record_intensive_care
+
         due = self.due
         if due is None:
             return

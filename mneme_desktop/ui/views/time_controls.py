@@ -25,7 +25,6 @@ from mneme_desktop.domain.edits import ChangeSummary
 from mneme_desktop.domain.gametime import SECONDS_PER_DAY
 from mneme_desktop.rules.actions import ROUND_SECONDS
 from mneme_desktop.ui.document import CampaignDocument
-from mneme_desktop.ui.healing_commands import advance_clock
 from mneme_desktop.ui.i18n import tr, tr_noop
 from mneme_desktop.ui.views.roll_due_panel import RollDuePanel, duration_text
 
@@ -142,6 +141,8 @@ class TimeControls(QWidget):
         self.clock_label.setText("" if document is None else document.campaign.game_time.label)
 
     def _advance(self) -> None:
+        from mneme_desktop.ui.healing_commands import advance_clock  # ~7 ms: not at start
+
         document = self._document
         if document is None:
             return
