@@ -209,8 +209,9 @@ def _run_window(args: argparse.Namespace, paths: AppPaths, headless: bool,
             window.startup_report = startup_report.StartupReport(app, window)
             window.opening_finished.connect(window.startup_report.opened)
         window.opening_finished.connect(release_collector)
-        # Written (when this start compiled something new) once the window is on screen.
-        window.opening_finished.connect(lambda: QTimer.singleShot(0, code_cache.save))
+        # Written (when this start made something new) once the window is on screen.
+        window.opening_finished.connect(
+            lambda: QTimer.singleShot(0, lambda: save_caches(context, code_cache)))
         window.open_after_first_paint(args.campaign)
         window.show()
         return app.exec()
@@ -228,6 +229,12 @@ def _run_window(args: argparse.Namespace, paths: AppPaths, headless: bool,
     ok = not context.errors and window.isVisible()
     window.discard_and_close()
     return 0 if ok else 1
+
+
+def save_caches(context: AppContext, code_cache: CodeCache) -> None:
+    """Write what this start compiled or generated and the cache folder lacked."""
+    code_cache.save()
+    context.schema_cache.save()
 
 
 def start_code_cache(paths: AppPaths) -> CodeCache:

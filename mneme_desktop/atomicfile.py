@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
+import logging
 import os
 import sys
 from collections.abc import Callable
@@ -23,9 +25,13 @@ __all__ = [
     "TEMP_NAME_CHARS",
     "ReadBackError",
     "fsync_directory",
+    "read_sealed",
     "replace_file",
     "temp_path",
+    "write_sealed",
 ]
+
+log = logging.getLogger(__name__)
 
 TEMP_NAME_CHARS = 40
 """A temp name keeps this much of the file's name, so a 250-character name still leaves
@@ -154,3 +160,32 @@ def replace_file(
             temp.unlink()
         raise
     fsync_directory(path.parent)
+
+
+def write_sealed(path: Path, header: bytes, payload: bytes) -> bool:
+    """Replace ``path`` (a cache file: private, its folder made) with ``header``, the SHA-256
+    of ``payload`` and ``payload``; False, logged, if it could not be written: a cache that
+    is not written costs only speed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        replace_file(path, header + hashlib.sha256(payload).digest() + payload,
+                     new_file_mode=0o600)
+    except OSError as exc:
+        log.info("Could not write %s: %s", path, exc)
+        return False
+    return True
+
+
+def read_sealed(path: Path, header: bytes) -> bytes | None:
+    """The payload :func:`write_sealed` wrote under ``header``; None if the file is
+    missing, unreadable, damaged or written under another header."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    start = len(header) + 32
+    if not data.startswith(header) or \
+            hashlib.sha256(data[start:]).digest() != data[len(header):start]:
+        log.info("Ignoring %s: damaged, or written by another version", path)
+        return None
+    return data[start:]

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
 
-from mneme_desktop.atomicfile import replace_file
+from mneme_desktop.atomicfile import read_sealed, write_sealed
 
 log = logging.getLogger(__name__)
 
@@ -61,13 +61,9 @@ class CodeCache:
         """Read the file; the number of entries it gave (0 if it is missing or unusable)."""
         if self.path is None:
             return 0
-        try:
-            data = self.path.read_bytes()
-        except OSError:
-            return 0
-        stored = _decode(data)
+        payload = read_sealed(self.path, _header())
+        stored = None if payload is None else _decode(payload)
         if stored is None:
-            log.info("Ignoring the code cache %s: not one this Python wrote", self.path)
             return 0
         self._stored.update(stored)
         return len(stored)
@@ -80,13 +76,7 @@ class CodeCache:
         # This run's code first (an entry read back leaves _stored), then the unused rest.
         entries = [*((key, marshal.dumps(code)) for key, code in self._codes.items()),
                    *self._stored.items()]
-        payload = marshal.dumps(dict(entries[:MAX_ENTRIES]))
-        data = _header() + hashlib.sha256(payload).digest() + payload
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            replace_file(self.path, data, new_file_mode=0o600)
-        except OSError as exc:
-            log.info("Could not write the code cache %s: %s", self.path, exc)
+        if not write_sealed(self.path, _header(), marshal.dumps(dict(entries[:MAX_ENTRIES]))):
             return False
         self.misses = 0
         return True
@@ -147,14 +137,8 @@ def _header() -> bytes:
     return _FORMAT + importlib.util.MAGIC_NUMBER + version
 
 
-def _decode(data: bytes) -> dict[Key, bytes] | None:
-    """The entries of a cache file, still marshalled; None if the file is not usable."""
-    header = _header()
-    if not data.startswith(header):
-        return None
-    digest, payload = data[len(header):len(header) + 32], data[len(header) + 32:]
-    if hashlib.sha256(payload).digest() != digest:
-        return None
+def _decode(payload: bytes) -> dict[Key, bytes] | None:
+    """The entries of a cache file's payload, still marshalled; None if not usable."""
     try:
         stored = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):

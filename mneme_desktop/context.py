@@ -17,6 +17,7 @@ from mneme_desktop.settings import Settings, load_settings, save_settings
 
 if TYPE_CHECKING:
     from mneme_desktop.storage.known_files import KnownContents
+    from mneme_desktop.storage.schema_cache import SchemaCache
 
 log = logging.getLogger("mneme_desktop")
 
@@ -30,6 +31,7 @@ class AppContext:
     smoke_test: bool = False
     errors: list[str] = field(default_factory=list)
     _known_contents: KnownContents | None = field(default=None, repr=False)
+    _schema_cache: SchemaCache | None = field(default=None, repr=False)
 
     @property
     def known_contents(self) -> KnownContents:
@@ -43,6 +45,17 @@ class AppContext:
             self._known_contents = KnownContents(
                 None if self.smoke_test else self.paths.cache_dir / "known-contents.json")
         return self._known_contents
+
+    @property
+    def schema_cache(self) -> SchemaCache:
+        """The campaign validator's schema kept between starts (made on first use, as
+        :attr:`known_contents`; a smoke test neither reads nor writes the file)."""
+        if self._schema_cache is None:
+            from mneme_desktop.storage.schema_cache import SchemaCache
+
+            self._schema_cache = SchemaCache(
+                None if self.smoke_test else self.paths.cache_dir / "schemas.bin")
+        return self._schema_cache
 
     def save_settings(self) -> None:
         """Write the settings; a smoke test or screenshot run leaves the user's alone."""

@@ -13,7 +13,6 @@ over the text, and a large file too dense to be a campaign is refused before par
 
 from __future__ import annotations
 
-import functools
 import gc
 import json
 import logging
@@ -51,8 +50,10 @@ __all__ = [
     "DocumentError",
     "campaign_from_json",
     "campaign_to_json",
+    "fail_fast_schema",
     "fail_fast_validator",
     "parse_json_document",
+    "use_fail_fast_validator",
 ]
 
 MAX_CAMPAIGN_BYTES = 256 * 1024 * 1024
@@ -76,28 +77,50 @@ _OTHER_FORMATS = {
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
-@functools.cache
+_fail_fast_validators: dict[type[BaseModel], SchemaValidator] = {}
+
+
 def fail_fast_validator(model: type[BaseModel]) -> SchemaValidator:
     """``model``'s validator, but each list stops at its first bad item.
 
     The model's own validator reports every bad item: a 20 MB list of ten million zeros
     gave ten million errors and 14 GB of memory before a message could be shown. A message
     shows a handful, so the rest need not exist. Valid files validate exactly as before.
+    Built on first use, or made from a kept schema (:mod:`.schema_cache`).
     """
+    validator = _fail_fast_validators.get(model)
+    if validator is None:
+        validator = use_fail_fast_validator(model, SchemaValidator(*fail_fast_schema(model)))
+    return validator
+
+
+def use_fail_fast_validator(model: type[BaseModel],
+                            validator: SchemaValidator) -> SchemaValidator:
+    """Make ``validator`` (built from :func:`fail_fast_schema`) ``model``'s fail-fast
+    validator, unless it has one already; the one it has."""
+    return _fail_fast_validators.setdefault(model, validator)
+
+
+def fail_fast_schema(model: type[BaseModel]) -> tuple[Any, CoreConfig]:
+    """The core schema and config :func:`fail_fast_validator` builds ``model``'s validator
+    from: the model's own, with every list fail-fast and without the JSON-schema metadata
+    (validation does not read it)."""
     if not model.__pydantic_complete__:  # domain models defer building until first use
         model.model_rebuild()
     schema = _fail_fast_copy(model.__pydantic_core_schema__)
     config = CoreConfig(title=model.__name__)
     if model.model_config.get("extra") == "forbid":
         config["extra_fields_behavior"] = "forbid"
-    return SchemaValidator(schema, config)
+    return schema, config
 
 
 def _fail_fast_copy(node: Any) -> Any:
-    """``node`` with its dicts and lists copied (the model's own schema stays as it is) and
-    every list-like schema in it marked fail-fast; other values are shared, not copied."""
+    """``node`` with its dicts and lists copied (the model's own schema stays as it is),
+    every list-like schema in it marked fail-fast and the ``metadata`` of pydantic's JSON
+    schema left out; other values are shared, not copied."""
     if isinstance(node, dict):
-        copied = {key: _fail_fast_copy(value) for key, value in node.items()}
+        copied = {key: _fail_fast_copy(value) for key, value in node.items()
+                  if key != "metadata"}
         if copied.get("type") in ("list", "tuple", "set", "frozenset"):
             copied["fail_fast"] = True
         return copied

@@ -115,6 +115,7 @@ class CampaignSession(QObject):
 
     def open_initial(self, path: Path | None) -> bool:
         """What the app opens at start: the named file, the last one, or the sample."""
+        self.context.schema_cache.prepare(Campaign)  # the kept schema, before any load
         if path is not None:
             return self.open_path(path)
         if self._offer_untitled_recovery():

@@ -90,7 +90,9 @@ def test_a_new_weapon_is_typed_in_and_reaches_the_sheet(qtbot, window: MainWindo
     assert document.campaign.catalogue.weapons[0].damage == "2d6+1"
     sheet = window.sheet_view
     assert sheet is not None
+    sheet.weapon_catalogue_combo.showPopup()  # the referee opens the sheet's list
     assert sheet.weapon_catalogue_combo.findText("Needler") >= 0
+    sheet.weapon_catalogue_combo.hidePopup()
     for _ in range(4):  # add, rename, damage, skill: one step each
         document.undo_stack.undo()
     assert document.campaign.catalogue.weapons == []

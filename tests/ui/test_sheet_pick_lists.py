@@ -196,7 +196,9 @@ def test_a_weapon_from_the_catalogue_fills_every_column(qtbot, view: CharacterSh
 def test_armor_from_the_catalogue_by_its_list(qtbot, view: CharacterSheetView,
                                               document: CampaignDocument) -> None:
     combo = view.armor_catalogue_combo
+    combo.showPopup()  # the list opened
     names = [combo.itemText(i) for i in range(combo.count())]
+    combo.hidePopup()
     assert {"Jack", "Mesh", "Cloth", "Vacc Suit", "Combat Armor", "Battle Dress"} <= set(names)
     combo.setFocus()
     combo.setCurrentIndex(names.index("Battle Dress"))
@@ -204,6 +206,28 @@ def test_armor_from_the_catalogue_by_its_list(qtbot, view: CharacterSheetView,
     assert me(document).armor == [Armor(name="Battle Dress", rating=18)]
     document.undo_stack.undo()
     assert me(document).armor == []
+
+
+def test_the_catalogue_lists_fill_when_first_focused_or_opened(
+        qtbot, view: CharacterSheetView, document: CampaignDocument) -> None:
+    """Not with the sheet (~5 ms of every start): the list is there before it can be seen
+    or typed into, with the campaign's entries as they are then."""
+    weapons, armor = view.weapon_picker, view.armor_picker
+    assert not weapons.filled and view.weapon_catalogue_combo.count() == 0
+    edit_catalogue(document, "Catalogue: add Ablat",
+                   lambda c: c.armor.append(Armor(name="Ablat", rating=7)))
+    assert not armor.filled  # filled later, with the new entry
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow)
+    view.weapon_catalogue_combo.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(lambda: weapons.filled)
+    assert view.weapon_catalogue_combo.findText("Throwing Axe") >= 0
+    assert not armor.filled
+    view.armor_catalogue_combo.showPopup()
+    assert armor.filled and view.armor_catalogue_combo.findText("Ablat") >= 0
+    view.armor_catalogue_combo.hidePopup()
+    width = view.armor_catalogue_combo.width()
+    assert width == view.weapon_catalogue_combo.width()  # the same whether filled or not
 
 
 def test_an_entry_not_in_the_catalogue_is_refused(qtbot, view: CharacterSheetView,
@@ -221,9 +245,11 @@ def test_campaign_entries_reach_the_pickers(qtbot, view: CharacterSheetView,
     edit_catalogue(document, "Catalogue: add Ablat",
                    lambda c: c.armor.append(Armor(name="Ablat", rating=7)))
     combo = view.armor_catalogue_combo
+    combo.showPopup()
     assert "Ablat" in [combo.itemText(i) for i in range(combo.count())]
-    document.undo_stack.undo()
+    document.undo_stack.undo()  # the list filled: the step changes it at once
     assert "Ablat" not in [combo.itemText(i) for i in range(combo.count())]
+    combo.hidePopup()
     assert document.campaign.catalogue == CampaignCatalogue()
 
 

@@ -371,8 +371,9 @@ class CharacterSheetView(QWidget):
 
     def _document_changed(self, summary: ChangeSummary) -> None:
         if summary.catalogue_changed:
-            self.weapon_picker.reload()
-            self.armor_picker.reload()
+            for picker in (self.weapon_picker, self.armor_picker):
+                if picker.filled:  # else filled with the new entries when first needed
+                    picker.reload()
         if summary.touches_sheet(self._character_id, self._document.campaign):
             self.refresh()
 
