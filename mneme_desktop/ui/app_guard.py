@@ -3,18 +3,25 @@ text is read as markup.
 
 Qt lets the mouse wheel step any spin box, combo box or slider the pointer passes over, and
 a wheel over one even gives it focus first. Scrolling a sheet past END changed END. The
-guard, installed once on the application, makes every such widget take the wheel only
-when it already has focus (clicked or tabbed into); otherwise the wheel goes on to the
-page or table under it, which scrolls. It also hands Undo and Redo pressed in a number field to the
-campaign's undo stack instead of the field's private text undo. And every QLabel it sees
-polished is made plain text unless registered rich (:func:`.plain_unless_rich`).
+guard makes every such widget take the wheel only when it already has focus (clicked or
+tabbed into); otherwise the wheel goes on to the page or table under it, which scrolls. It
+also hands Undo and Redo pressed in a number field to the campaign's undo stack instead of
+the field's private text undo. And every QLabel is made plain text unless registered rich
+(:func:`.plain_unless_rich`).
 
-It is one filter, armed once the first campaign is shown: an application filter is a Python
-call for every event Qt delivers, and two of them from the first line cost ~26 ms of a
-~390 ms start. Arming walks the widgets built so far and applies both rules to them.
+Qt polishes every widget through the application's style before the widget is laid out or
+shown, so the guard is a proxy style (:class:`GuardStyle`, around whichever style the theme
+chose) that settles each widget as it is polished and puts the guard's event filter on the
+value fields (and their line edits) only. An application event filter did the same, but it
+was a Python call for every event Qt delivers to anything (~1 ms of each table step), and
+its first event for an object of a class PySide6 does not wrap (Qt's animation timer, made
+by the main window's first relayout) made PySide6 build ~100 enum classes (~11 ms of the
+start).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence, QWheelEvent
@@ -26,7 +33,9 @@ from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
     QLineEdit,
+    QProxyStyle,
     QScrollBar,
+    QStyle,
     QWidget,
 )
 
@@ -65,17 +74,22 @@ def _is_history_key(event: QKeyEvent) -> bool:
 
 
 class AppGuard(QObject):
-    """Event filter on the application; see the module docstring."""
+    """The value fields' event filter; see the module docstring."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setObjectName(GUARD_NAME)
 
+    def watch(self, widget: QWidget) -> None:
+        """A widget being polished: settled, and filtered if it is a value field or the
+        line edit of one (installing twice keeps one filter)."""
+        self.settle(widget)
+        if value_widget(widget) is not None:
+            widget.installEventFilter(self)
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if kind == QEvent.Type.Polish:
-            self.settle(watched)
-        elif kind == QEvent.Type.Wheel:
+        if kind == QEvent.Type.Wheel:
             widget = value_widget(watched)
             if widget is not None and not widget.hasFocus() and isinstance(event, QWheelEvent):
                 _scroll_page_instead(widget, event)
@@ -100,6 +114,20 @@ class AppGuard(QObject):
                 watched.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
 
+class GuardStyle(QProxyStyle):
+    """``base`` (the theme's style) with every widget it polishes handed to ``guard``."""
+
+    def __init__(self, base: QStyle, guard: AppGuard) -> None:
+        super().__init__(base)
+        self.guard = guard
+
+    def polish(self, target: Any) -> Any:  # QStyle.polish: a widget, the app or a palette
+        result = super().polish(target)
+        if isinstance(target, QWidget):
+            self.guard.watch(target)
+        return result
+
+
 def _scroll_page_instead(field: QWidget, event: QWheelEvent) -> None:
     """Give the wheel to the nearest scrolling ancestor of ``field`` (the page, a table).
 
@@ -122,21 +150,23 @@ def _scroll_page_instead(field: QWidget, event: QWheelEvent) -> None:
 
 
 def install_app_guard(app: QCoreApplication | None = None) -> AppGuard:
-    """Arm the guard on the application once (later calls return the same guard)."""
+    """Put the guard in place once (later calls return the same guard): the application's
+    style wrapped in :class:`GuardStyle`, which settles every widget polished so far and
+    from now on."""
     application = app if app is not None else QApplication.instance()
-    if application is None:
+    if not isinstance(application, QApplication):
         raise RuntimeError("the input guard needs a QApplication")
     existing = application.findChild(AppGuard, GUARD_NAME)
-    if isinstance(existing, AppGuard):
-        return existing
-    guard = AppGuard(application)
-    application.installEventFilter(guard)
-    if isinstance(application, QApplication):  # built before the guard: polished already
-        for window in application.topLevelWidgets():
-            for label in window.findChildren(QLabel):
-                plain_unless_rich(label)
-            for kind in _VALUE_WIDGETS:
-                for field in window.findChildren(kind):
-                    AppGuard.settle(field)
-            AppGuard.settle(window)
+    guard = existing if isinstance(existing, AppGuard) else AppGuard(application)
+    style = application.style()
+    if not isinstance(style, GuardStyle):
+        # The proxy takes the style over (its parent), so the application does not delete
+        # it; setting the proxy polishes every widget again, through it.
+        application.setStyle(GuardStyle(style, guard))
     return guard
+
+
+def set_app_style(app: QApplication, style: QStyle) -> None:
+    """Make ``style`` the application's, kept behind the guard when it is in place."""
+    guard = app.findChild(AppGuard, GUARD_NAME)
+    app.setStyle(GuardStyle(style, guard) if isinstance(guard, AppGuard) else style)

@@ -309,7 +309,13 @@ class MainWindow(QMainWindow):
             self.opening_finished.emit()
 
     def open_initial(self, path: Path | None) -> bool:
-        """What the app opens at start: the named file, the last one, or the sample."""
+        """What the app opens at start: the named file, the last one, or the sample.
+
+        The input guard goes in first, so every field of the campaign's pages is polished
+        through it; the frame painted before has no field (see app_guard)."""
+        from mneme_desktop.ui.app_guard import install_app_guard
+
+        install_app_guard()
         return self.session.open_initial(path)
 
     def open_path(self, path: Path) -> bool:
@@ -348,9 +354,6 @@ class MainWindow(QMainWindow):
             self.tree.setCurrentIndex(first)
         else:
             self.show_page(Page.EMPTY)
-        # Armed once the first page is on screen, not from the first line: see app_guard.
-        # Arming settles every widget built so far; later ones as Qt polishes them.
-        QTimer.singleShot(0, _arm_input_guard)
 
     def _build_views(self, document: CampaignDocument) -> None:
         """New views for ``document``, and the campaign clock for the time toolbar."""
@@ -884,9 +887,3 @@ class MainWindow(QMainWindow):
         if not ok:
             print(f"mneme-desktop: could not write the screenshot {path}")
         return 0 if ok else 1
-
-
-def _arm_input_guard() -> None:
-    from mneme_desktop.ui.app_guard import install_app_guard  # not before the first paint
-
-    install_app_guard()

@@ -7,6 +7,8 @@ themes (``tests/ui/test_contrast.py``); that arithmetic lives in
 
 from __future__ import annotations
 
+import sys
+
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
@@ -111,13 +113,26 @@ def apply_theme(app: QApplication, theme: Theme, system_palette: QPalette | None
                 _resolve_palette_sheets(app)
         return
     if theme is Theme.DARK:
-        app.setStyle(DarkIndicatorStyle())
+        _use_style(app, DarkIndicatorStyle())
         app.setPalette(dark_palette())
     else:
-        app.setStyle("Fusion")
+        fusion = QStyleFactory.create("Fusion")
+        if fusion is not None:
+            _use_style(app, fusion)
         app.setPalette(light_palette())
     if restyle_widgets:
         _resolve_palette_sheets(app)
+
+
+def _use_style(app: QApplication, style: QStyle) -> None:
+    """Make ``style`` the application's, behind the input guard once it is in place. The
+    guard's module is imported only by putting it in place (after the first paint: its
+    widget classes cost ~6 ms), so without it there is no guard to keep."""
+    guard = sys.modules.get("mneme_desktop.ui.app_guard")
+    if guard is None:
+        app.setStyle(style)
+    else:
+        guard.set_app_style(app, style)
 
 
 def _resolve_palette_sheets(app: QApplication) -> None:

@@ -4,7 +4,7 @@ the campaign step. Driven through the real window, every page, every visible fie
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractSlider,
@@ -12,12 +12,21 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QScrollArea,
+    QStyleFactory,
     QWidget,
 )
 
-from mneme_desktop.ui.app_guard import AppGuard, install_app_guard
+from mneme_desktop.settings import Theme
+from mneme_desktop.ui.app_guard import (
+    AppGuard,
+    GuardStyle,
+    install_app_guard,
+    set_app_style,
+    value_widget,
+)
 from mneme_desktop.ui.main_window import MainWindow, Page
 from mneme_desktop.ui.models.navigator_nodes import Group
+from mneme_desktop.ui.theme import DarkIndicatorStyle, apply_theme
 
 _FIELDS = (QAbstractSpinBox, QComboBox, QAbstractSlider)
 
@@ -177,3 +186,62 @@ def test_the_guard_is_installed_once(qapp) -> None:
     first = install_app_guard()
     assert install_app_guard() is first
     assert len(qapp.findChildren(AppGuard)) == 1
+    style = qapp.style()
+    assert isinstance(style, GuardStyle) and not isinstance(style.baseStyle(), GuardStyle)
+
+
+def test_a_theme_chosen_while_open_keeps_the_guard(qtbot, qapp, window) -> None:
+    """Settings > Theme sets another style: it is wrapped too, and fields made after it
+    (another page built) are still guarded."""
+    before = qapp.style().baseStyle().name()
+    try:
+        apply_theme(qapp, Theme.DARK)
+        style = qapp.style()
+        assert isinstance(style, GuardStyle)
+        assert isinstance(style.baseStyle(), DarkIndicatorStyle)
+        checked = 0
+        for page, group in ((Page.SHEET, Group.PLAYERS), (Page.HEALING, Group.PLAYERS)):
+            show(window, qtbot, page, group)
+            checked += wheel_over_every_field(window, qtbot)
+        assert checked >= 10
+    finally:
+        fresh = QStyleFactory.create(before)
+        assert fresh is not None
+        set_app_style(qapp, fresh)
+
+
+class _RecordingGuard(AppGuard):
+    """The guard, noting what it is shown events of."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("recordingGuard")
+        self.seen: set[str] = set()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # A field's last events as Qt destroys it come as from a bare QWidget (and PySide6
+        # marks the wrapper it makes for it with a dynamic property).
+        if event.type() not in (QEvent.Type.Destroy, QEvent.Type.DynamicPropertyChange):
+            self.seen.add("field" if value_widget(watched) is not None else
+                          f"{type(watched).__name__}: {event.type().name}")
+        return super().eventFilter(watched, event)
+
+
+def test_the_guard_sees_the_value_fields_events_only(qtbot, qapp, window) -> None:
+    """Not an application filter: every event Qt delivers went through Python (~1 ms of
+    each table step), and Qt's private animation timer among them made PySide6 build
+    ~100 enum classes. The guard now filters the fields and their line edits."""
+    before = qapp.style().baseStyle().name()
+    recorder = _RecordingGuard()
+    try:
+        qapp.setStyle(GuardStyle(QStyleFactory.create("Fusion"), recorder))
+        show(window, qtbot, Page.SHEET, Group.PLAYERS)
+        assert wheel_over_every_field(window, qtbot) >= 10
+        window.resize(window.width() - 40, window.height() - 40)  # relayouts animate
+        show(window, qtbot, Page.HEALING, Group.PLAYERS)
+        qtbot.wait(50)
+        assert recorder.seen == {"field"}
+    finally:
+        fresh = QStyleFactory.create(before)
+        assert fresh is not None
+        set_app_style(qapp, fresh)

@@ -237,20 +237,27 @@ def test_showing_a_campaign_loads_no_export_or_clock_command_code(qtbot, context
     assert lines[-2:] == ["[False, False]", "[True, True]"], done.stdout
 
 
-def test_the_app_guard_is_armed_once_the_campaign_is_shown(qtbot, context) -> None:
-    """Armed once the first page is built and on screen (a filter from the first line cost
-    ~26 ms of the start), and then it has settled the widgets built before it."""
-    from PySide6.QtWidgets import QAbstractSpinBox, QApplication
+def test_the_app_guard_is_in_place_before_any_field_is_shown(qtbot, context) -> None:
+    """The guard is the application's style (it sees each widget as Qt polishes it), put in
+    place as the start campaign opens, before its pages are built: the frame painted before
+    has no field, and no field of the campaign is missed."""
+    from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QStyleFactory
 
-    from mneme_desktop.ui.app_guard import AppGuard
+    from mneme_desktop.ui.app_guard import GuardStyle
 
+    app = QApplication.instance()
+    app.setStyle(QStyleFactory.create("Fusion"))  # as at a start: no guard yet
     window = MainWindow(context)
     qtbot.addWidget(window)
+    assert not isinstance(app.style(), GuardStyle)
+    assert not window.findChildren(QAbstractSpinBox)  # the frame: nothing to guard
     assert window.open_initial(None)
+    assert isinstance(app.style(), GuardStyle)
     window.show()
     qtbot.waitExposed(window)
-    qtbot.waitUntil(lambda: QApplication.instance().findChild(AppGuard) is not None)
-    for spin in window.findChildren(QAbstractSpinBox):
+    spins = window.findChildren(QAbstractSpinBox)
+    assert spins
+    for spin in spins:
         assert spin.focusPolicy() != Qt.FocusPolicy.WheelFocus
     close(window)
 
