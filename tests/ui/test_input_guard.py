@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QScrollArea,
+    QSpinBox,
     QStyleFactory,
     QWidget,
 )
@@ -241,6 +242,34 @@ def test_the_guard_sees_the_value_fields_events_only(qtbot, qapp, window) -> Non
         show(window, qtbot, Page.HEALING, Group.PLAYERS)
         qtbot.wait(50)
         assert recorder.seen == {"field"}
+    finally:
+        fresh = QStyleFactory.create(before)
+        assert fresh is not None
+        set_app_style(qapp, fresh)
+
+
+def test_the_guard_wraps_the_style_the_theme_set_at_start(qtbot, qapp) -> None:
+    """At start the theme sets its style before the guard's module is imported; putting the
+    guard in place wraps that very style (the dark theme's bordered indicators kept) and a
+    field built after it is settled."""
+    before = qapp.style().baseStyle().name() if isinstance(qapp.style(), GuardStyle) \
+        else qapp.style().name()
+    try:
+        qapp.setStyle(DarkIndicatorStyle())  # what apply_theme does before the guard exists
+        guard = install_app_guard(qapp)
+        style = qapp.style()
+        assert isinstance(style, GuardStyle) and style.guard is guard
+        assert isinstance(style.baseStyle(), DarkIndicatorStyle)
+        host = QWidget()
+        qtbot.addWidget(host)
+        spin = QSpinBox(host)
+        spin.setFocusPolicy(Qt.FocusPolicy.WheelFocus)
+        host.show()
+        qtbot.waitExposed(host)
+        assert spin.focusPolicy() == Qt.FocusPolicy.StrongFocus
+        value = spin.value()
+        wheel(spin, +1)
+        assert spin.value() == value and not spin.hasFocus()
     finally:
         fresh = QStyleFactory.create(before)
         assert fresh is not None
