@@ -9,6 +9,12 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# As the app does before PySide6 is first imported: Qt's enums through the fast builder,
+# so the whole suite runs on the enums users get.
+from mneme_desktop import qt_enums
+
+qt_enums.install()
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 

@@ -24,6 +24,7 @@ ALLOWED: dict[str, set[str]] = {
     ROOT: set(),
     "atomicfile": set(),
     "code_cache": {"atomicfile"},
+    "qt_enums": set(),
     "platform_check": _BASE,
     "rules": set(),
     "domain": {"rules"},
@@ -38,7 +39,8 @@ ALLOWED: dict[str, set[str]] = {
     "ui": {"rules", "domain", "storage", "drawing", "export", "settings", "paths", "logs",
            "context", "atomicfile", "platform_check", *_BASE},
     "app": {"rules", "domain", "storage", "drawing", "export", "ui", "settings", "paths",
-            "logs", "context", "atomicfile", "platform_check", "code_cache", *_BASE},
+            "logs", "context", "atomicfile", "platform_check", "code_cache", "qt_enums",
+            *_BASE},
     "__main__": {"app", *_BASE},
 }
 
