@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from mneme_desktop import APP_NAME, __version__
 from mneme_desktop.context import AppContext
+from mneme_desktop.module_scan import ModuleScan
 from mneme_desktop.paths import AppPaths
 
 if TYPE_CHECKING:
@@ -171,22 +172,26 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
     install_fast_qt_enums()  # before PySide6 is imported: QtCore makes ~100 enums at once
     release_collector = hold_garbage_collector()
     code_cache = start_code_cache(paths)
+    module_scan = ModuleScan(paths.cache_dir / "module-scan.bin")
+    module_scan.load()
     try:
-        return _run_window(args, paths, headless, release_collector, code_cache)
+        return _run_window(args, paths, headless, release_collector, code_cache, module_scan)
     finally:
         release_collector()
         code_cache.save()
+        module_scan.save()
         code_cache.uninstall()
 
 
 def _run_window(args: argparse.Namespace, paths: AppPaths, headless: bool,
-                release_collector: Callable[[], None], code_cache: CodeCache) -> int:
+                release_collector: Callable[[], None], code_cache: CodeCache,
+                module_scan: ModuleScan) -> int:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # we use none; finding costs
     skip_pydantic_plugin_search()
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    quicken_pyside_module_scan()
+    quicken_pyside_module_scan(module_scan)
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
@@ -213,7 +218,7 @@ def _run_window(args: argparse.Namespace, paths: AppPaths, headless: bool,
         window.opening_finished.connect(release_collector)
         # Written (when this start made something new) once the window is on screen.
         window.opening_finished.connect(
-            lambda: QTimer.singleShot(0, lambda: save_caches(context, code_cache)))
+            lambda: QTimer.singleShot(0, lambda: save_caches(context, code_cache, module_scan)))
         window.open_after_first_paint(args.campaign)
         window.show()
         return app.exec()
@@ -241,9 +246,10 @@ def install_fast_qt_enums() -> bool:
     return qt_enums.install()
 
 
-def save_caches(context: AppContext, code_cache: CodeCache) -> None:
-    """Write what this start compiled or generated and the cache folder lacked."""
+def save_caches(context: AppContext, code_cache: CodeCache, module_scan: ModuleScan) -> None:
+    """Write what this start compiled, generated or read and the cache folder lacked."""
     code_cache.save()
+    module_scan.save()
     context.schema_cache.save()
 
 
@@ -282,33 +288,18 @@ def hold_garbage_collector() -> Callable[[], None]:
     return release
 
 
-def quicken_pyside_module_scan() -> bool:
+def quicken_pyside_module_scan(scan: ModuleScan | None = None) -> bool:
     """Make PySide6's check of each newly imported module cheap; True if it was replaced.
 
     PySide6 asks of every module imported after it whether its source mentions "PySide6"
     (PYSIDE-2029, for its ``__feature__`` switches), through ``inspect.getsource``, which
     tokenises the file and fills the line cache. The campaign's ~250 modules are imported
     after the window's first paint, and that check was about a quarter of their cost. Same
-    question on the file's bytes; anything unusual goes to PySide6's own check.
+    question on the file's bytes, answered from ``scan``'s kept table when the file is
+    unchanged (:mod:`mneme_desktop.module_scan`); anything unusual goes to PySide6's own
+    check.
     """
-    feature = sys.modules.get("shibokensupport.feature")
-    upstream = getattr(feature, "_mod_uses_pyside", None)
-    if upstream is None or getattr(upstream, "quickened", False):
-        return False
-
-    def mod_uses_pyside(module: ModuleType) -> bool:
-        path = getattr(module, "__file__", None)
-        if not isinstance(path, str) or not path.endswith(".py"):
-            return bool(upstream(module))
-        try:
-            with open(path, "rb") as handle:
-                return b"PySide6" in handle.read()
-        except OSError:
-            return bool(upstream(module))
-
-    mod_uses_pyside.quickened = True  # type: ignore[attr-defined]
-    feature._mod_uses_pyside = mod_uses_pyside  # type: ignore[union-attr]
-    return True
+    return (scan if scan is not None else ModuleScan(None)).install()
 
 
 PYDANTIC_PLUGIN_LOADER = "pydantic.plugin._loader"

@@ -25,6 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     "atomicfile": set(),
     "code_cache": {"atomicfile"},
     "qt_enums": set(),
+    "module_scan": {"atomicfile"},
     "platform_check": _BASE,
     "rules": set(),
     "domain": {"rules"},
@@ -40,6 +41,7 @@ ALLOWED: dict[str, set[str]] = {
            "context", "atomicfile", "platform_check", *_BASE},
     "app": {"rules", "domain", "storage", "drawing", "export", "ui", "settings", "paths",
             "logs", "context", "atomicfile", "platform_check", "code_cache", "qt_enums",
+            "module_scan",
             *_BASE},
     "__main__": {"app", *_BASE},
 }

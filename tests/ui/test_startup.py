@@ -172,11 +172,16 @@ def test_quickened_module_scan_gives_pyside_the_same_answers() -> None:
     check = feature._mod_uses_pyside
     assert getattr(check, "quickened", False)
     assert not quicken_pyside_module_scan()  # once is enough
+    upstream = check.upstream
     import json
 
+    import mneme_desktop.domain.campaign as domain
     import mneme_desktop.rules.dice as pure
     import mneme_desktop.ui.main_window as uses_qt
+    import mneme_desktop.ui.theme as theme
 
+    for module in (uses_qt, theme, pure, domain, json, sys):
+        assert check(module) is bool(upstream(module)), module.__name__
     assert check(uses_qt) is True
     assert check(pure) is False
     assert check(json) is False
