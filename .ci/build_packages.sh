@@ -127,7 +127,7 @@ echo "== packaging: start-up time, frozen vs installed vs from source, against a
   frozen="$exe" installed=/usr/bin/mneme-desktop source="$PY -m mneme_desktop" \
   bare=packaging/dist/bare-window/bare-window
 echo "== packaging: start-up to first paint and to fully shown, frozen against frozen bare"
-"$PY" benchmarks/bench_startup.py --frozen --runs 5 \
+"$PY" benchmarks/bench_startup.py --frozen --runs 5 --instructions \
   || echo "   (not measured: benchmarks/bench_startup.py failed; a measurement, not a test)"
 
 $SUDO dpkg -r mneme-desktop >/dev/null 2>&1
