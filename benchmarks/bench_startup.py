@@ -71,16 +71,23 @@ def start_once(command: Sequence[str], cache: str | None = None) -> Start:
     leaves them as a user's earlier start would); None: one start with empty folders, as
     the first start after installing."""
     with tempfile.TemporaryDirectory() as home:
-        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO),
-               REPORT: "1", "HOME": home, "XDG_CONFIG_HOME": f"{home}/config",
-               "XDG_DATA_HOME": f"{home}/data", "XDG_STATE_HOME": f"{home}/state",
-               "XDG_CACHE_HOME": cache or f"{home}/cache"}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode written and used
+        env = _start_env(home, cache or f"{home}/cache")
         if cache is not None:
             _run(command, env, home)
         launched = time.time()
         marks = _run(command, env, home)
     return Start(float(marks["first_paint"]) - launched, float(marks["fully_shown"]) - launched)
+
+
+def _start_env(home: str, cache: str) -> dict[str, str]:
+    """A start's environment: offscreen, the report asked for, its own folders under
+    ``home`` and the cache folder ``cache``, bytecode written and used as installed."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO),
+           REPORT: "1", "HOME": home, "XDG_CONFIG_HOME": f"{home}/config",
+           "XDG_DATA_HOME": f"{home}/data", "XDG_STATE_HOME": f"{home}/state",
+           "XDG_CACHE_HOME": cache}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def _run(command: Sequence[str], env: dict[str, str], home: str) -> dict[str, str]:
@@ -146,11 +153,7 @@ def count_instructions(command: Sequence[str], cache: str) -> int:
     """Instructions one start of ``command`` executes, under callgrind, in folders an
     earlier start left (as the measured start's), to the process's exit."""
     with tempfile.TemporaryDirectory() as home:
-        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO),
-               REPORT: "1", "HOME": home, "XDG_CONFIG_HOME": f"{home}/config",
-               "XDG_DATA_HOME": f"{home}/data", "XDG_STATE_HOME": f"{home}/state",
-               "XDG_CACHE_HOME": cache}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env = _start_env(home, cache)
         _run(command, env, home)
         done = subprocess.run(
             ["valgrind", "--tool=callgrind", "--trace-children=yes",

@@ -149,7 +149,7 @@ def _explain_open_failure(path: Path | None, context: AppContext) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    install_fast_qt_enums()
+    install_fast_qt_enums()  # before any command imports PySide6 (the window, export)
     if argv and argv[0] == "import":
         return run_import(argv[1:])
     if argv and argv[0] == "check":
@@ -169,7 +169,6 @@ def run_gui(args: argparse.Namespace, paths: AppPaths | None = None) -> int:
     if not check_platform_or_explain(headless):  # Qt would abort with a misleading line
         return 1
     paths = paths or AppPaths.default()
-    install_fast_qt_enums()  # before PySide6 is imported: QtCore makes ~100 enums at once
     release_collector = hold_garbage_collector()
     code_cache = start_code_cache(paths)
     module_scan = ModuleScan(paths.cache_dir / "module-scan.bin")

@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 
 _HEADER = b"mneme-module-scan-1\n"
 MAX_ENTRIES = 5000
-"""Far more than a start imports (~400 with PySide6's own); a table past it starts over."""
+"""Far more than a start imports (~400 with PySide6's own); past it the table keeps the
+newest entries (files read last), so paths of old installs fall out."""
 
 FEATURE_MODULE = "shibokensupport.feature"
 
@@ -93,6 +94,7 @@ class ModuleScan:
         except OSError:
             return bool(upstream(module))
         self.reads += 1
+        self._entries.pop(path, None)  # to the end: the newest entries are the ones kept
         self._entries[path] = (status.st_size, status.st_mtime_ns, uses)
         return uses
 
