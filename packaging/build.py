@@ -58,10 +58,18 @@ def step(title: str) -> Iterator[None]:
     print(f"   {title}: {time.perf_counter() - start:.1f} s", flush=True)
 
 
-def run(command: Sequence[str | os.PathLike[str]], cwd: Path | None = None) -> None:
+PYINSTALLER_ENV = {"PYINSTALLER_ZLIB_COMPRESSION_LEVEL": "0"}
+"""Modules stored in the bundle's archive without compression: each start otherwise
+inflates every module it imports (~20 ms of the app's start, ~1 ms of the bare window's).
+The bundle grows ~6 MB; the installers compress it anyway. Both bundles are built so."""
+
+
+def run(command: Sequence[str | os.PathLike[str]], cwd: Path | None = None,
+        env: dict[str, str] | None = None) -> None:
     printable = " ".join(str(part) for part in command)
     print(f"   $ {printable}", flush=True)
-    result = subprocess.run([str(part) for part in command], cwd=cwd, check=False)
+    result = subprocess.run([str(part) for part in command], cwd=cwd, check=False,
+                            env={**os.environ, **env} if env else None)
     if result.returncode != 0:
         raise BuildError(f"command failed with exit status {result.returncode}: {printable}")
 
@@ -84,7 +92,7 @@ def build_bundle(*, clean: bool) -> Path:
     if clean:
         command.insert(3, "--clean")
     with step("PyInstaller bundle"):
-        run(command, cwd=appmeta.ROOT)
+        run(command, cwd=appmeta.ROOT, env=PYINSTALLER_ENV)
     path = bundle_path()
     if not path.exists():
         raise BuildError(f"PyInstaller finished but {path} is missing")
@@ -104,7 +112,7 @@ def build_bare_window() -> Path:
         "--specpath", appmeta.BUILD_DIR / "pyinstaller-bare",
         appmeta.PACKAGING_DIR / "bare_window.py"]
     with step("PyInstaller bare window (start-up baseline)"):
-        run(command, cwd=appmeta.ROOT)
+        run(command, cwd=appmeta.ROOT, env=PYINSTALLER_ENV)
     path = appmeta.DIST_DIR / BARE_WINDOW / BARE_WINDOW
     if not path.exists():
         raise BuildError(f"PyInstaller finished but {path} is missing")
