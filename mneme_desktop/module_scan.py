@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from mneme_desktop.atomicfile import read_sealed, write_sealed
 
@@ -31,6 +32,8 @@ MAX_ENTRIES = 5000
 newest entries (files read last), so paths of old installs fall out."""
 
 FEATURE_MODULE = "shibokensupport.feature"
+FROZEN_LOADER = "PyiFrozenLoader"
+"""PyInstaller's loader for the modules in a bundle's archive."""
 
 Entry = tuple[int, int, bool]
 """A source file's size, modification time (ns) and whether it mentions PySide6."""
@@ -45,6 +48,7 @@ class ModuleScan:
         self._entries: dict[str, Entry] = {}
         self.reads = 0
         self.kept = 0
+        self.bundled = 0
 
     def load(self) -> int:
         """Read the table; the number of entries it gave (0 if missing or unusable)."""
@@ -83,7 +87,7 @@ class ModuleScan:
         try:
             status = os.stat(path)
         except OSError:
-            return bool(upstream(module))
+            return self._bundled_answer(module, upstream)
         entry = self._entries.get(path)
         if entry is not None and entry[0] == status.st_size and entry[1] == status.st_mtime_ns:
             self.kept += 1
@@ -98,18 +102,38 @@ class ModuleScan:
         self._entries[path] = (status.st_size, status.st_mtime_ns, uses)
         return uses
 
-    def install(self) -> bool:
-        """Answer PySide6's check through :meth:`uses_pyside`; True if it was replaced
-        (False: PySide6 is not imported, or the check is ours already)."""
-        feature = sys.modules.get(FEATURE_MODULE)
-        upstream = getattr(feature, "_mod_uses_pyside", None)
-        if upstream is None or getattr(upstream, "quickened", False):
+    def _bundled_answer(self, module: ModuleType,
+                        upstream: Callable[[ModuleType], object]) -> bool:
+        """A module of a PyInstaller bundle, which has no ``.py`` file: the answer PySide6's
+        check reaches through ``inspect`` and ``linecache`` (the loader's ``get_source``,
+        False when it has none or fails), without their path look-ups (~15 us a module;
+        the frozen app imports ~400 after PySide6, which PyInstaller's hook imports first).
+        """
+        loader: Any = getattr(module, "__loader__", None)
+        if not getattr(sys, "frozen", False) or type(loader).__name__ != FROZEN_LOADER:
+            return bool(upstream(module))
+        self.bundled += 1
+        try:
+            source = loader.get_source(module.__name__)
+        except Exception:
             return False
+        return isinstance(source, str) and "PySide6" in source
+
+    def install(self) -> bool:
+        """Answer PySide6's check through :meth:`uses_pyside`; True if put in place (False:
+        PySide6 is not imported, or this scan answers already). It takes over from a scan
+        put in place earlier (the bundle's launcher installs one without the kept table)."""
+        feature = sys.modules.get(FEATURE_MODULE)
+        current = getattr(feature, "_mod_uses_pyside", None)
+        if current is None or getattr(current, "scan", None) is self:
+            return False
+        upstream = getattr(current, "upstream", current)
 
         def mod_uses_pyside(module: ModuleType) -> bool:
             return self.uses_pyside(module, upstream)
 
         mod_uses_pyside.quickened = True  # type: ignore[attr-defined]
         mod_uses_pyside.upstream = upstream  # type: ignore[attr-defined]
+        mod_uses_pyside.scan = self  # type: ignore[attr-defined]
         feature._mod_uses_pyside = mod_uses_pyside  # type: ignore[union-attr]
         return True

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import sys
 import types
 from pathlib import Path
+
+import pytest
 
 from mneme_desktop.module_scan import ModuleScan
 
@@ -91,3 +94,45 @@ def test_an_unwritable_cache_folder_costs_only_speed(tmp_path: Path) -> None:
     scan = ModuleScan(blocker / "module-scan.bin")
     assert scan.uses_pyside(_module(source), _never) is False
     assert scan.save() is False
+
+
+class PyiFrozenLoader:
+    """Stands in for PyInstaller's loader of a bundle's archive (matched by class name)."""
+
+    def __init__(self, source: str | Exception | None) -> None:
+        self.source = source
+
+    def get_source(self, name: str) -> str | None:
+        if isinstance(self.source, Exception):
+            raise self.source
+        return self.source
+
+
+def _bundled(tmp_path: Path, name: str, source: str | Exception | None) -> types.ModuleType:
+    module = _module(tmp_path / "_internal" / f"{name}.py")  # no such file, as in a bundle
+    module.__loader__ = PyiFrozenLoader(source)
+    return module
+
+
+def test_bundled_modules_get_the_answer_pysides_check_reaches_without_its_look_ups(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import PySide6  # noqa: F401 - its check is the reference
+
+    upstream = sys.modules["shibokensupport.feature"]._mod_uses_pyside
+    upstream = getattr(upstream, "upstream", upstream)
+    modules = [_bundled(tmp_path, "uses", "from PySide6.QtCore import Qt\n"),
+               _bundled(tmp_path, "pure", "import json\n"),
+               _bundled(tmp_path, "nosource", None),
+               _bundled(tmp_path, "broken", ImportError("no archive"))]
+    expected = [bool(upstream(module)) for module in modules]
+    assert expected == [True, False, False, False]
+
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    scan = ModuleScan(None)
+    assert [scan.uses_pyside(module, _never) for module in modules] == expected
+    assert (scan.bundled, scan.reads) == (4, 0)
+
+    monkeypatch.delattr(sys, "frozen")  # the same modules outside a bundle: PySide6's check
+    asked: list[str] = []
+    scan.uses_pyside(modules[0], lambda module: asked.append(module.__name__))
+    assert asked == ["uses"]

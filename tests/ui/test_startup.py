@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from mneme_desktop.app import quicken_pyside_module_scan
 from mneme_desktop.context import AppContext
+from mneme_desktop.module_scan import ModuleScan
 from mneme_desktop.storage import build_sample_campaign, save_campaign
 from mneme_desktop.ui.main_window import MainWindow, Page
 
@@ -168,11 +169,14 @@ def test_views_are_built_when_first_shown(qtbot, context, tmp_path):
 
 def test_quickened_module_scan_gives_pyside_the_same_answers() -> None:
     feature = sys.modules["shibokensupport.feature"]
-    quicken_pyside_module_scan()
+    first = ModuleScan(None)
+    quicken_pyside_module_scan(first)
+    assert not quicken_pyside_module_scan(first)  # once is enough
+    quicken_pyside_module_scan()  # a later scan takes over, asking the same upstream
     check = feature._mod_uses_pyside
-    assert getattr(check, "quickened", False)
-    assert not quicken_pyside_module_scan()  # once is enough
+    assert getattr(check, "quickened", False) and check.scan is not first
     upstream = check.upstream
+    assert not getattr(upstream, "quickened", False)
     import json
 
     import mneme_desktop.domain.campaign as domain
