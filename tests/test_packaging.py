@@ -142,6 +142,7 @@ def test_spec_bundles_resources_where_importlib_resources_looks(
     made = run_spec("linux", monkeypatch, tmp_path)
     analysis = only(made, "Analysis")
     assert "mneme_desktop.resources" in analysis["hiddenimports"]
+    assert analysis["runtime_hooks"] == [str(PACKAGING / "runtime_hook.py")]
     datas = {Path(src).name: dest for src, dest in analysis["datas"]}
     assert datas["sample_campaign.mneme"] == "mneme_desktop/resources"
     for font in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf"):
