@@ -37,10 +37,6 @@ _FLAG_OPERATORS = ("__or__", "__xor__", "__and__", "__ror__", "__rxor__", "__ran
                    "__invert__")
 
 
-def _plain_name(name: object) -> bool:
-    return isinstance(name, str) and name.isidentifier() and not name.startswith("_")
-
-
 @functools.cache
 def _taken(base: type[enum.Enum]) -> frozenset[str]:
     """Names ``base`` already has (``name``, ``value``, methods): a member named so gets a
@@ -49,16 +45,18 @@ def _taken(base: type[enum.Enum]) -> frozenset[str]:
 
 
 def _members(base: type[enum.Enum], names: list[Any]) -> dict[str, int] | None:
-    """``names`` as a dict if it is a list of distinct plain ``(name, int)`` pairs."""
-    members: dict[str, int] = {}
-    taken = _taken(base)
-    for item in names:
-        if type(item) is not tuple or len(item) != 2:
+    """``names`` as a dict if it is a list of distinct plain ``(name, int)`` pairs (plain:
+    an identifier not starting with ``_`` and not a name ``base`` already has)."""
+    try:
+        members = dict(names)
+    except (TypeError, ValueError):
+        return None
+    if len(members) != len(names) or not _taken(base).isdisjoint(members):
+        return None
+    for key, value in members.items():
+        if type(value) is not int or type(key) is not str or not key.isidentifier() \
+                or key[0] == "_":
             return None
-        key, value = item
-        if not _plain_name(key) or type(value) is not int or key in members or key in taken:
-            return None
-        members[key] = value
     return members
 
 
