@@ -138,7 +138,6 @@ class DamageTrackGroup(QGroupBox):
         side = QVBoxLayout()
         side.setSpacing(SPACING // 2)
         self.chart_view_combo = ChartStyleCombo(self.box_chart)
-        self.chart_view_combo.setObjectName("boxChartView")
         view_row = QFormLayout()
         view_row.addRow(tr(_CTX, "Bo&x chart:"), self.chart_view_combo)
         label_buddies(view_row)

@@ -311,7 +311,6 @@ class ThingTrackGroup(QGroupBox):
         side = QVBoxLayout()
         form = QFormLayout()
         self.view_combo = ChartStyleCombo(self.box_chart)
-        self.view_combo.setObjectName("thingBoxChartView")
         form.addRow(tr(_CTX, "Bo&x chart:"), self.view_combo)
         label_buddies(form)
         side.addLayout(form)

@@ -114,8 +114,12 @@ class ChartStyleCombo(QComboBox):
     damage, so switching is no edit and no undo step; the choice holds for every sheet the
     chart shows until switched back."""
 
+    OBJECT_NAME = "boxChartView"
+    """Every switch's (kept: pages find theirs by it without wrapping each of their widgets)."""
+
     def __init__(self, chart: DamageBoxChart, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setObjectName(self.OBJECT_NAME)
         self._chart = chart
         self._context: AppContext | None = None
         for style in ChartStyle:
