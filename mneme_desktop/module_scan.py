@@ -84,10 +84,13 @@ class ModuleScan:
         path = getattr(module, "__file__", None)
         if not isinstance(path, str) or not path.endswith(".py"):
             return bool(upstream(module))
+        bundled = self._bundled_answer(module)
+        if bundled is not None:
+            return bundled
         try:
             status = os.stat(path)
         except OSError:
-            return self._bundled_answer(module, upstream)
+            return bool(upstream(module))
         entry = self._entries.get(path)
         if entry is not None and entry[0] == status.st_size and entry[1] == status.st_mtime_ns:
             self.kept += 1
@@ -102,16 +105,15 @@ class ModuleScan:
         self._entries[path] = (status.st_size, status.st_mtime_ns, uses)
         return uses
 
-    def _bundled_answer(self, module: ModuleType,
-                        upstream: Callable[[ModuleType], object]) -> bool:
-        """A module of a PyInstaller bundle, which has no ``.py`` file: the answer PySide6's
+    def _bundled_answer(self, module: ModuleType) -> bool | None:
+        """For a module of a PyInstaller bundle (usually no ``.py`` file): the answer PySide6's
         check reaches through ``inspect`` and ``linecache`` (the loader's ``get_source``,
         False when it has none or fails), without their path look-ups (~15 us a module;
         the frozen app imports ~400 after PySide6, which PyInstaller's hook imports first).
-        """
+        None for any other module."""
         loader: Any = getattr(module, "__loader__", None)
         if not getattr(sys, "frozen", False) or type(loader).__name__ != FROZEN_LOADER:
-            return bool(upstream(module))
+            return None
         self.bundled += 1
         try:
             source = loader.get_source(module.__name__)
