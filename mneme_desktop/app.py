@@ -292,7 +292,7 @@ def quicken_pyside_module_scan(scan: ModuleScan | None = None) -> bool:
 
     PySide6 asks of every module imported after it whether its source mentions "PySide6"
     (PYSIDE-2029, for its ``__feature__`` switches), through ``inspect.getsource``, which
-    tokenises the file and fills the line cache. The campaign's ~250 modules are imported
+    tokenises the file and fills the line cache. The campaign's ~160 modules are imported
     after the window's first paint, and that check was about a quarter of their cost. Same
     question on the file's bytes, answered from ``scan``'s kept table when the file is
     unchanged (:mod:`mneme_desktop.module_scan`); anything unusual goes to PySide6's own
